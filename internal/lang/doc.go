@@ -1,0 +1,68 @@
+/*
+# How extraction works
+
+Each language has one query file, queries/<name>.scm, written for winnow
+(the grammars' own tags.scm files are thin and not exposed by the Go
+bindings). A Parser runs the query over the syntax tree once and reads
+its matches by capture name. The capture names are a contract; any other
+name fails the query at load time, so a typo cannot silently drop data.
+
+	@definition.<kind>  the node of a definition; <kind> is a symbol.Kind
+	                    name: function, method, constructor, class,
+	                    struct, interface, trait, enum, enum_member,
+	                    union, type, constant, variable, field, property,
+	                    module, namespace, macro
+	@name               the definition's (or scope's) name, same match
+	@parent             an explicit container name for the definition in
+	                    the same match: Go's receiver type, C++'s A in A::f
+	@scope              a node that qualifies the definitions inside it but
+	                    is not one itself (Rust impl blocks); needs @name
+	@reference.<kind>   an identifier use: call, type, member or name
+	@import             an import statement, with @import.module,
+	                    @import.name and @import.alias in the same match
+	@package            the file's package or namespace name
+	@_…                 free for predicates; ignored
+
+The same node may match several patterns: for definitions the pattern
+that comes first in the file wins (so list specific patterns, such as
+"a type_spec whose type is a struct", before general ones); for
+references the most specific kind wins (call, then type, member, name).
+
+# What the Go code adds
+
+Queries find nodes; the rest is computed, the same way for every
+language, from the language's rules:
+
+  - Nesting. Definitions are sorted by position and nested by byte-range
+    containment. The innermost enclosing definition or scope is the
+    parent; an explicit @parent overrides it.
+  - Qualified names join the parent chain with dots ("Outer.Inner.m").
+    Languages whose callers write a package prefix (Go) also prefix
+    top-level names with the package ("pkg.Func", "pkg.Type.Method").
+  - Kinds. A function directly inside a type or scope, or with an
+    explicit parent, is a method.
+  - Span and signature start at a wrapper that belongs to the definition
+    alone (decorated_definition, export_statement, a type_declaration
+    with one spec). The signature is the text up to the body (the "body"
+    field or a child of one of the language's body kinds), trimmed;
+    without a body it is the first few lines.
+  - Doc is a docstring found by the language's rule (Python), else the
+    comments directly above the definition: adjacent lines only,
+    attributes allowed in between, never a comment trailing code.
+  - Visibility comes from the language's rule: naming conventions (Go,
+    Python) or modifiers (Java, C#, Rust …); Public by default.
+  - References are attributed to the innermost enclosing definition and
+    aggregated per scope, name and kind with a count and the first line.
+    The name of a definition is not a reference to it.
+
+A file with syntax errors still yields every definition tree-sitter
+could place; File.HasError records that the tree had errors.
+
+# Resources
+
+tree-sitter objects are C memory with no finalizers. A Parser owns one
+tree-sitter parser per language and one query cursor and frees them in
+Close; every tree is closed before Parse returns. Languages and compiled
+queries are shared and live for the process.
+*/
+package lang

@@ -1,0 +1,467 @@
+package lang
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// Limits on what one definition carries, so that a pathological file
+// cannot blow up the index.
+const (
+	maxNameBytes      = 256
+	maxSignatureLines = 8
+	maxSignatureBytes = 600
+	maxDocBytes       = 2000
+	maxDeclLines      = 4 // signature of a definition without a body (fields, constants)
+)
+
+// extraction is the state of extracting one file.
+type extraction struct {
+	lang *Language
+	src  []byte
+	file *symbol.File
+
+	defs     []*def
+	byNode   map[uintptr]*def
+	refs     []refUse
+	nameAt   map[uint]bool // start bytes of definition names: not references
+	imports  map[importKey]int
+	impSpans [][2]uint // byte ranges of import statements: not references
+	pkgSeen  bool
+}
+
+// importKey identifies one imported name of one statement, so that two
+// patterns matching the same import (with and without its alias) yield
+// one Import.
+type importKey struct {
+	stmt         uintptr
+	module, name string
+}
+
+// def is one definition or scope found by the query.
+type def struct {
+	node    sitter.Node
+	outer   *sitter.Node // node, or the wrapper that belongs to it
+	kind    symbol.Kind
+	scope   bool // qualifies names inside it, is not itself a symbol
+	name    string
+	parent  string // explicit container name from @parent
+	pattern uint
+
+	start, end uint
+	enclosing  *def
+	qual       string
+	sym        int // index into file.Symbols, or -1
+}
+
+type refUse struct {
+	name  string
+	kind  symbol.RefKind
+	start uint
+	line  int
+}
+
+// collect runs the language's query over the tree and records what
+// each match captured.
+func (x *extraction) collect(cursor *sitter.QueryCursor, root *sitter.Node) {
+	x.byNode = make(map[uintptr]*def)
+	x.nameAt = make(map[uint]bool)
+	x.imports = make(map[importKey]int)
+	matches := cursor.Matches(x.lang.query, root, x.src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		x.match(m)
+	}
+}
+
+func (x *extraction) match(m *sitter.QueryMatch) {
+	var (
+		d       *def
+		name    *sitter.Node
+		parent  string
+		imp     symbol.Import
+		impNode *sitter.Node
+	)
+	for i := range m.Captures {
+		c := &m.Captures[i]
+		r := x.lang.roles[c.Index]
+		switch r.kind {
+		case roleDefinition:
+			d = &def{node: c.Node, kind: r.def, pattern: m.PatternIndex}
+		case roleScope:
+			d = &def{node: c.Node, scope: true, pattern: m.PatternIndex}
+		case roleName:
+			name = &c.Node
+		case roleParent:
+			parent = normalizeName(x.text(&c.Node))
+		case roleReference:
+			x.addRef(&c.Node, r.ref)
+		case roleImport:
+			impNode = &c.Node
+		case roleImportModule:
+			imp.Module = trimQuotes(x.text(&c.Node))
+		case roleImportName:
+			imp.Name = strings.TrimSpace(x.text(&c.Node))
+		case roleImportAlias:
+			imp.Alias = strings.TrimSpace(x.text(&c.Node))
+		case rolePackage:
+			if !x.pkgSeen {
+				x.pkgSeen = true
+				x.file.Package = normalizeName(x.text(&c.Node))
+			}
+		}
+	}
+	if impNode != nil && (imp.Module != "" || imp.Name != "") {
+		x.addImport(impNode, imp)
+	}
+	if d == nil || name == nil {
+		return
+	}
+	d.name = normalizeName(x.text(name))
+	if d.name == "" || len(d.name) > maxNameBytes {
+		return
+	}
+	d.parent = parent
+	d.outer = x.outer(&d.node)
+	d.start, d.end = d.outer.StartByte(), d.outer.EndByte()
+	x.nameAt[name.StartByte()] = true
+	// The same node can match several patterns; the earliest pattern in
+	// the query file wins, so queries list specific patterns first.
+	if prev, ok := x.byNode[d.node.Id()]; ok {
+		if prev.pattern <= d.pattern {
+			return
+		}
+		*prev = *d
+		return
+	}
+	x.byNode[d.node.Id()] = d
+	x.defs = append(x.defs, d)
+}
+
+func (x *extraction) addImport(stmt *sitter.Node, imp symbol.Import) {
+	k := importKey{stmt.Id(), imp.Module, imp.Name}
+	if i, ok := x.imports[k]; ok {
+		if x.file.Imports[i].Alias == "" {
+			x.file.Imports[i].Alias = imp.Alias
+		}
+		return
+	}
+	if n := len(x.impSpans); n == 0 || x.impSpans[n-1][0] != stmt.StartByte() {
+		x.impSpans = append(x.impSpans, [2]uint{stmt.StartByte(), stmt.EndByte()})
+	}
+	x.imports[k] = len(x.file.Imports)
+	imp.Line = int(stmt.StartPosition().Row) + 1
+	x.file.Imports = append(x.file.Imports, imp)
+}
+
+func (x *extraction) addRef(n *sitter.Node, kind symbol.RefKind) {
+	name := x.text(n)
+	if name == "" || len(name) > maxNameBytes || strings.ContainsAny(name, " \t\r\n") {
+		return
+	}
+	x.refs = append(x.refs, refUse{
+		name:  name,
+		kind:  kind,
+		start: n.StartByte(),
+		line:  int(n.StartPosition().Row) + 1,
+	})
+}
+
+// resolve nests definitions by containment, qualifies their names and
+// turns them into symbols, then attributes references to scopes.
+func (x *extraction) resolve() {
+	slices.SortFunc(x.defs, func(a, b *def) int {
+		if c := cmp.Compare(a.start, b.start); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.end, a.end)
+	})
+	var stack []*def
+	for _, d := range x.defs {
+		stack = popUntilContains(stack, d.start, d.end)
+		if len(stack) > 0 {
+			d.enclosing = stack[len(stack)-1]
+		}
+		x.qualify(d)
+		d.sym = -1
+		if !d.scope {
+			d.sym = len(x.file.Symbols)
+			x.file.Symbols = append(x.file.Symbols, x.symbol(d))
+		}
+		stack = append(stack, d)
+	}
+	x.resolveRefs()
+}
+
+func popUntilContains(stack []*def, start, end uint) []*def {
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		if top.start <= start && end <= top.end {
+			break
+		}
+		stack = stack[:len(stack)-1]
+	}
+	return stack
+}
+
+// qualify sets d.qual and settles a function's kind: a function directly
+// inside a type or a scope (or with an explicit receiver) is a method.
+func (x *extraction) qualify(d *def) {
+	container := x.containerQual(d)
+	d.qual = join(container, d.name)
+	if d.kind == symbol.Function && d.parent != "" {
+		d.kind = symbol.Method
+	}
+	if e := d.enclosing; d.kind == symbol.Function && e != nil && (e.scope || e.kind.IsType()) {
+		d.kind = symbol.Method
+	}
+}
+
+// containerQual is the qualified name d's own name is appended to.
+func (x *extraction) containerQual(d *def) string {
+	pkg := ""
+	if x.lang.rules.packageQualifies {
+		pkg = x.file.Package
+	}
+	switch {
+	case d.parent != "":
+		return join(pkg, d.parent)
+	case d.enclosing != nil:
+		return d.enclosing.qual
+	default:
+		return pkg
+	}
+}
+
+// parentQual is the qualified name of the definition that holds d, or "".
+func (x *extraction) parentQual(d *def) string {
+	if d.parent != "" || d.enclosing != nil {
+		return x.containerQual(d)
+	}
+	return ""
+}
+
+func (x *extraction) symbol(d *def) symbol.Symbol {
+	outer := d.outer
+	c := &defContext{x: x, def: d, node: &d.node, outer: outer}
+	s := symbol.Symbol{
+		Name:      d.name,
+		Qual:      d.qual,
+		Kind:      d.kind,
+		Path:      x.file.Path,
+		Span:      span(outer),
+		Signature: x.signature(outer, &d.node),
+		Parent:    x.parentQual(d),
+	}
+	if f := x.lang.rules.bodyDoc; f != nil {
+		s.Doc = f(c)
+	}
+	if s.Doc == "" {
+		s.Doc = x.leadingDoc(outer)
+	}
+	s.Doc = truncate(s.Doc, maxDocBytes)
+	if f := x.lang.rules.visibility; f != nil {
+		s.Visibility = f(c)
+	}
+	return s
+}
+
+// resolveRefs attributes each use to its innermost enclosing definition
+// and aggregates uses per scope, name and kind.
+func (x *extraction) resolveRefs() {
+	if len(x.refs) == 0 {
+		return
+	}
+	// Several patterns can capture the same node (obj.m() is a call and a
+	// member access); the most specific kind wins.
+	slices.SortFunc(x.refs, func(a, b refUse) int {
+		if c := cmp.Compare(a.start, b.start); c != 0 {
+			return c
+		}
+		return cmp.Compare(refRank(a.kind), refRank(b.kind))
+	})
+	x.refs = slices.CompactFunc(x.refs, func(a, b refUse) bool { return a.start == b.start })
+	type key struct {
+		scope *def
+		name  string
+		kind  symbol.RefKind
+	}
+	seen := make(map[key]int)
+	var stack []*def
+	next := 0
+	slices.SortFunc(x.impSpans, func(a, b [2]uint) int { return cmp.Compare(a[0], b[0]) })
+	imp := 0
+	for _, r := range x.refs {
+		for imp < len(x.impSpans) && x.impSpans[imp][1] <= r.start {
+			imp++
+		}
+		if x.nameAt[r.start] || imp < len(x.impSpans) && x.impSpans[imp][0] <= r.start {
+			continue
+		}
+		for next < len(x.defs) && x.defs[next].start <= r.start {
+			d := x.defs[next]
+			stack = popUntilContains(stack, d.start, d.end)
+			stack = append(stack, d)
+			next++
+		}
+		stack = popUntilContains(stack, r.start, r.start)
+		var scope *def
+		scopeQual := ""
+		if len(stack) > 0 {
+			scope = stack[len(stack)-1]
+			scopeQual = scope.qual
+		}
+		k := key{scope, r.name, r.kind}
+		if i, ok := seen[k]; ok {
+			x.file.Refs[i].Count++
+			continue
+		}
+		seen[k] = len(x.file.Refs)
+		x.file.Refs = append(x.file.Refs, symbol.Ref{Name: r.name, Kind: r.kind, Scope: scopeQual, Line: r.line, Count: 1})
+	}
+}
+
+// outer returns the node whose span the definition covers: the
+// definition itself, or a wrapper around it that belongs to it alone
+// (decorators, export, template<…>).
+func (x *extraction) outer(n *sitter.Node) *sitter.Node {
+	outer := n
+	for range 3 {
+		p := outer.Parent()
+		if p == nil || !slices.Contains(x.lang.rules.wrappers, p.Kind()) || countKind(p, outer.Kind()) != 1 {
+			break
+		}
+		outer = p
+	}
+	return outer
+}
+
+func countKind(n *sitter.Node, kind string) int {
+	count := 0
+	for i := range n.NamedChildCount() {
+		if c := n.NamedChild(i); c != nil && c.Kind() == kind {
+			count++
+		}
+	}
+	return count
+}
+
+// signature is the definition's text up to its body, or its first lines
+// when it has none.
+func (x *extraction) signature(outer, n *sitter.Node) string {
+	start := outer.StartByte()
+	end := n.EndByte()
+	maxLines := maxDeclLines
+	if b := x.body(n); b != nil && b.StartByte() >= start {
+		end = b.StartByte()
+		maxLines = maxSignatureLines
+	}
+	if end > uint(len(x.src)) || start > end {
+		return ""
+	}
+	sig := cleanSignature(string(x.src[start:end]), maxLines)
+	sig = strings.TrimRight(sig, x.lang.rules.trimSignature+" \t")
+	return sig
+}
+
+// body finds the node holding a definition's body: its "body" field, or
+// a child (or grandchild) of one of the language's body kinds.
+func (x *extraction) body(n *sitter.Node) *sitter.Node {
+	if b := n.ChildByFieldName("body"); b != nil {
+		return b
+	}
+	bodies := x.lang.rules.bodies
+	if len(bodies) == 0 {
+		return nil
+	}
+	for i := range n.NamedChildCount() {
+		c := n.NamedChild(i)
+		if c == nil {
+			continue
+		}
+		if slices.Contains(bodies, c.Kind()) {
+			return c
+		}
+		for j := range c.NamedChildCount() {
+			if g := c.NamedChild(j); g != nil && slices.Contains(bodies, g.Kind()) {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// leadingDoc gathers the comments right above a definition: adjacent
+// lines only, skipping attributes, and never a comment that trails code
+// on its own line.
+func (x *extraction) leadingDoc(outer *sitter.Node) string {
+	r := &x.lang.rules
+	var parts []string
+	line := outer.StartPosition().Row
+	for n := outer.PrevSibling(); n != nil; n = n.PrevSibling() {
+		kind := n.Kind()
+		if slices.Contains(r.attributes, kind) {
+			line = n.StartPosition().Row
+			continue
+		}
+		if !slices.Contains(r.comments, kind) || n.EndPosition().Row+1 < line {
+			break
+		}
+		if p := n.PrevSibling(); p != nil && p.EndPosition().Row == n.StartPosition().Row && !slices.Contains(r.comments, p.Kind()) {
+			break // a trailing comment of the code before it
+		}
+		parts = append(parts, x.text(n))
+		line = n.StartPosition().Row
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	slices.Reverse(parts)
+	return cleanComment(strings.Join(parts, "\n"))
+}
+
+func (x *extraction) text(n *sitter.Node) string {
+	start, end := n.StartByte(), n.EndByte()
+	if end > uint(len(x.src)) || start > end {
+		return ""
+	}
+	return string(x.src[start:end])
+}
+
+func span(n *sitter.Node) symbol.Span {
+	start, end := n.StartPosition(), n.EndPosition()
+	endLine := int(end.Row) + 1
+	if end.Column == 0 && end.Row > start.Row {
+		endLine-- // the node ends with a newline
+	}
+	return symbol.Span{
+		StartLine: int(start.Row) + 1,
+		EndLine:   endLine,
+		StartByte: int(n.StartByte()),
+		EndByte:   int(n.EndByte()),
+	}
+}
+
+func join(container, name string) string {
+	if container == "" {
+		return name
+	}
+	return container + "." + name
+}
+
+// refRank orders reference kinds from most to least specific.
+func refRank(k symbol.RefKind) int {
+	switch k {
+	case symbol.RefCall:
+		return 0
+	case symbol.RefType:
+		return 1
+	case symbol.RefMember:
+		return 2
+	}
+	return 3
+}

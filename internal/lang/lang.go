@@ -1,0 +1,141 @@
+// Package lang knows the programming languages winnow reads: which file
+// names belong to which language, the tree-sitter grammar for each, and
+// winnow's own queries that find definitions, references and imports in
+// a syntax tree. A Parser turns one source file into a symbol.File.
+//
+// It does not walk directories, decide which files to skip, or store
+// anything; package index does that.
+package lang
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+//go:embed queries/*.scm
+var queryFiles embed.FS
+
+// A Language is one grammar and the rules winnow applies to its trees.
+// Languages are static; their grammars and queries load on first use and
+// are then shared by every Parser.
+type Language struct {
+	Name       string   // stable identifier: "python", "cpp", "tsx"
+	Extensions []string // with the dot: ".py"
+	Filenames  []string // whole base names, for files without an extension: "Rakefile"
+
+	grammar func() unsafe.Pointer
+	rules   rules
+
+	once  sync.Once
+	ts    *sitter.Language
+	query *sitter.Query
+	roles []role // per capture index of query
+	err   error
+}
+
+// load compiles the language's query once.
+func (l *Language) load() error {
+	l.once.Do(func() {
+		src, err := queryFiles.ReadFile("queries/" + l.Name + ".scm")
+		if err != nil {
+			l.err = fmt.Errorf("query for %s: %w", l.Name, err)
+			return
+		}
+		l.ts = sitter.NewLanguage(l.grammar())
+		q, qerr := sitter.NewQuery(l.ts, string(src))
+		if qerr != nil {
+			l.err = fmt.Errorf("compile query for %s: %s", l.Name, qerr)
+			return
+		}
+		l.roles, l.err = captureRoles(q.CaptureNames())
+		if l.err != nil {
+			q.Close()
+			l.err = fmt.Errorf("query for %s: %w", l.Name, l.err)
+			return
+		}
+		l.query = q
+	})
+	return l.err
+}
+
+// Check loads the language's grammar and compiles its query, reporting
+// any error. Parsers do this lazily; Check lets tests and start-up code
+// fail early.
+func (l *Language) Check() error { return l.load() }
+
+// ForPath returns the language of a file path, or nil when winnow has no
+// grammar for it.
+func ForPath(p string) *Language {
+	base := path.Base(strings.ReplaceAll(p, `\`, "/"))
+	ext := strings.ToLower(path.Ext(base))
+	for _, l := range languages {
+		if ext != "" && slices.Contains(l.Extensions, ext) {
+			return l
+		}
+		if slices.Contains(l.Filenames, base) {
+			return l
+		}
+	}
+	return nil
+}
+
+// ByName returns the language called name, or nil.
+func ByName(name string) *Language {
+	for _, l := range languages {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// All returns every language winnow reads, in a stable order.
+func All() []*Language { return slices.Clone(languages) }
+
+// Names returns the names of all languages, in a stable order.
+func Names() []string {
+	names := make([]string, len(languages))
+	for i, l := range languages {
+		names[i] = l.Name
+	}
+	return names
+}
+
+// rules are the language-specific parts of extraction that queries
+// cannot express. The zero value is a reasonable default for C-like
+// languages with leading comments as documentation.
+type rules struct {
+	// comments are node kinds that are comments; adjacent comments
+	// right above a definition become its doc.
+	comments []string
+	// attributes are node kinds that may stand between a doc comment and
+	// its definition without breaking adjacency (Rust #[…], C# […]).
+	attributes []string
+	// wrappers are parent node kinds that belong to the definition they
+	// hold: the definition's span and signature start at the wrapper
+	// (decorators, export, template<…>).
+	wrappers []string
+	// bodies are node kinds that hold a definition's body; its signature
+	// is everything before the body.
+	bodies []string
+	// packageQualifies prefixes top-level qualified names with the
+	// file's package (Go: pkg.Func), as callers outside it write them.
+	packageQualifies bool
+	// visibility decides who can use a definition; nil means Public.
+	visibility func(c *defContext) symbol.Visibility
+	// bodyDoc returns a docstring that lives inside the definition's body
+	// (Python); it is preferred to leading comments when non-empty.
+	bodyDoc func(c *defContext) string
+	// trimSignature is the set of trailing characters removed from a
+	// signature after the body is cut off: "{" for C-like, ":" for Python.
+	trimSignature string
+}

@@ -1,0 +1,14 @@
+package lang
+
+import (
+	ocaml "github.com/tree-sitter/tree-sitter-ocaml/bindings/go"
+)
+
+var ocamlInterfaceLang = &Language{
+	Name:       "ocaml_interface",
+	Extensions: []string{".mli"},
+	grammar:    ocaml.LanguageOCamlInterface,
+	rules: rules{
+		comments: []string{"comment"},
+	},
+}

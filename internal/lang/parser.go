@@ -1,0 +1,88 @@
+package lang
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// ErrParse reports that tree-sitter produced no tree at all (it was
+// cancelled or gave up); a tree with syntax errors is not an error.
+var ErrParse = errors.New("parser produced no tree")
+
+// A Parser extracts symbols from source files. It holds one tree-sitter
+// parser per language and one query cursor, so it is not safe for
+// concurrent use: give each goroutine its own, and Close it when done.
+type Parser struct {
+	parsers map[*Language]*sitter.Parser
+	cursor  *sitter.QueryCursor
+}
+
+// NewParser returns a Parser for any language.
+func NewParser() *Parser {
+	return &Parser{
+		parsers: make(map[*Language]*sitter.Parser),
+		cursor:  sitter.NewQueryCursor(),
+	}
+}
+
+// Close releases the Parser's tree-sitter objects.
+func (p *Parser) Close() {
+	for _, tp := range p.parsers {
+		tp.Close()
+	}
+	clear(p.parsers)
+	if p.cursor != nil {
+		p.cursor.Close()
+		p.cursor = nil
+	}
+}
+
+func (p *Parser) parser(l *Language) (*sitter.Parser, error) {
+	if tp, ok := p.parsers[l]; ok {
+		return tp, nil
+	}
+	tp := sitter.NewParser()
+	if err := tp.SetLanguage(l.ts); err != nil {
+		tp.Close()
+		return nil, fmt.Errorf("set language %s: %w", l.Name, err)
+	}
+	p.parsers[l] = tp
+	return tp, nil
+}
+
+// Parse extracts the definitions, references and imports of one file.
+// path is recorded in the result as given. A file with syntax errors
+// still yields every definition that parsed, with HasError set.
+func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte) (*symbol.File, error) {
+	if err := l.load(); err != nil {
+		return nil, err
+	}
+	tp, err := p.parser(l)
+	if err != nil {
+		return nil, err
+	}
+	tree := tp.ParseCtx(ctx, src, nil)
+	if tree == nil {
+		tp.Reset()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("parse %s: %w", path, ErrParse)
+	}
+	defer tree.Close()
+
+	root := tree.RootNode()
+	x := &extraction{
+		lang: l,
+		src:  src,
+		file: &symbol.File{Path: path, Lang: l.Name, HasError: root.HasError()},
+	}
+	x.collect(p.cursor, root)
+	x.resolve()
+	return x.file, nil
+}
