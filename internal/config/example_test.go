@@ -1,0 +1,62 @@
+package config_test
+
+import (
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/config"
+)
+
+// Layering is Parse applied in order over the defaults; Load does the same with the user file
+// and the repository file. Flags come last: the CLI assigns the ones the user set and
+// validates again.
+func ExampleParse() {
+	c := config.Default()
+	layers := []struct{ name, doc string }{
+		{"config.toml", "[index]\nworkers = 4\nexclude = [\"*.min.js\"]\n"},
+		{".winnow.toml", "[index]\nlocation = \"cache\"\nexclude = [\"testdata/\"]\n"},
+	}
+	for _, l := range layers {
+		warns, err := config.Parse(strings.NewReader(l.doc), l.name, c)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, w := range warns {
+			fmt.Println(w)
+		}
+	}
+
+	workersFlag, workersSet := 2, true // as parsed by the CLI
+	if workersSet {
+		c.Index.Workers = workersFlag
+	}
+	if err := c.Validate(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.Index.Location, c.Index.Workers, c.Index.Exclude, c.Tokens.Encoding)
+	// Output: cache 2 [testdata/] o200k_base
+}
+
+func ExampleConfig_WriteTOML() {
+	var b strings.Builder
+	if err := config.Default().WriteTOML(&b); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(b.String())
+	// Output:
+	// version = 1
+	//
+	// [index]
+	// location = "repo"
+	// cache_dir = ""
+	// max_file_bytes = 1048576
+	// exclude = []
+	// languages = []
+	// workers = 0
+	// include_vendored = false
+	// include_generated = false
+	//
+	// [tokens]
+	// encoding = "o200k_base"
+}
