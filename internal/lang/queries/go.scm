@@ -43,9 +43,13 @@
     (var_spec_list
       (var_spec name: (identifier) @name) @definition.variable)))
 
-(field_declaration_list
-  (field_declaration
-    name: (field_identifier) @name) @definition.field)
+; Fields of named struct types (not of anonymous structs in function
+; bodies, such as test tables).
+(type_spec
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration
+        name: (field_identifier) @name) @definition.field)))
 
 (interface_type
   (method_elem

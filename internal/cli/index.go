@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/lang"
+)
+
+func (a *app) indexCommand() *cobra.Command {
+	var f indexFlags
+	var watch, rebuild, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "index [path]",
+		Short: "Build or update the symbol index of a repository",
+		Long: `Index parses every source file of a repository with tree-sitter and stores
+its definitions, imports and references in <repo>/.winnow/index.db.
+
+Files come from git (tracked and untracked, not ignored) or, outside git, from
+a walk that honours .gitignore. Vendored, generated, minified, binary, non-UTF-8
+and oversized files are skipped and counted. A re-run parses only files whose
+content changed; --watch keeps the index current as files change.
+
+Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
+		Args: maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			start := "."
+			if len(args) == 1 {
+				start = args[0]
+				f.repo = args[0]
+			}
+			root, err := resolveRoot(&f, start)
+			if err != nil {
+				return err
+			}
+			opts, err := a.indexOptions(cmd, &f, root)
+			if err != nil {
+				return err
+			}
+			opts.Rebuild = rebuild
+			return a.runIndex(cmd.Context(), opts, watch, asJSON)
+		},
+	}
+	f.register(cmd, false)
+	fs := cmd.Flags()
+	fs.BoolVarP(&watch, "watch", "w", false, "keep the index current as files change, until interrupted")
+	fs.BoolVar(&rebuild, "rebuild", false, "discard the existing index (even a corrupt one) and build it from scratch")
+	fs.BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	return cmd
+}
+
+func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bool) error {
+	ix, err := index.Open(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	st, err := ix.Update(ctx, a.progress(!asJSON))
+	if err != nil {
+		return err
+	}
+	a.printStats(ix, st, asJSON)
+	if !watch {
+		return nil
+	}
+	if !asJSON {
+		fmt.Fprintf(a.stderr, "watching %s for changes (Ctrl-C to stop)\n", ix.Root())
+	}
+	return ix.Watch(ctx, index.WatchOptions{OnUpdate: func(st *index.Stats, err error) {
+		if err != nil {
+			fmt.Fprintf(a.stderr, "winnow: %v\n", err)
+			return
+		}
+		a.printStats(ix, st, asJSON)
+	}})
+}
+
+func (a *app) printStats(ix *index.Index, st *index.Stats, asJSON bool) {
+	if asJSON {
+		json.NewEncoder(a.stdout).Encode(statsJSON{Root: ix.Root(), Dir: ix.Dir(), Stats: st, Seconds: st.Duration.Seconds()})
+		return
+	}
+	fmt.Fprintln(a.stdout, summary(ix, st))
+}
+
+type statsJSON struct {
+	Root string `json:"root"`
+	Dir  string `json:"index_dir"`
+	*index.Stats
+	Seconds float64 `json:"seconds"`
+}
+
+// summary is the one line every index run prints.
+func summary(ix *index.Index, st *index.Stats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "indexed %d files (%d parsed, %d unchanged", st.Files, st.Parsed, st.Unchanged)
+	if st.Renamed > 0 {
+		fmt.Fprintf(&b, ", %d renamed", st.Renamed)
+	}
+	if st.Removed > 0 {
+		fmt.Fprintf(&b, ", %d removed", st.Removed)
+	}
+	fmt.Fprintf(&b, "), %d symbols, %d references", st.Symbols, st.Refs)
+	if st.Errors > 0 {
+		fmt.Fprintf(&b, ", %d with syntax errors", st.Errors)
+	}
+	if n := st.SkippedTotal(); n > 0 {
+		reasons := slices.SortedFunc(maps.Keys(st.Skipped), func(x, y index.Reason) int {
+			return cmp.Or(cmp.Compare(st.Skipped[y], st.Skipped[x]), strings.Compare(string(x), string(y)))
+		})
+		parts := make([]string, 0, len(reasons))
+		for _, r := range reasons {
+			if st.Skipped[r] > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", r, st.Skipped[r]))
+			}
+		}
+		fmt.Fprintf(&b, "; skipped %d (%s)", n, strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, " in %s", st.Duration.Round(time.Millisecond))
+	return b.String()
+}

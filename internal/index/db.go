@@ -1,0 +1,188 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// schemaVersion is stored in PRAGMA user_version. Bump it whenever the
+// tables or the meaning of a column change: an index with an older
+// version is rebuilt from scratch, one with a newer version is refused.
+const schemaVersion = 1
+
+// applicationID marks a SQLite file as a winnow index ("WNNW").
+const applicationID = 0x574e4e57
+
+// dbName is the index file inside the index directory.
+const dbName = "index.db"
+
+var (
+	// ErrCorrupt means the index file cannot be read as a database.
+	ErrCorrupt = errors.New("index is corrupt")
+	// ErrForeign means the file is a database, but not a winnow index.
+	ErrForeign = errors.New("not a winnow index")
+	// ErrNewer means a newer winnow wrote the index.
+	ErrNewer = errors.New("index was written by a newer winnow")
+)
+
+const schema = `
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE files (
+	id       INTEGER PRIMARY KEY,
+	path     TEXT NOT NULL UNIQUE,
+	lang     TEXT NOT NULL,
+	hash     BLOB NOT NULL,
+	size     INTEGER NOT NULL,
+	mtime    INTEGER NOT NULL,
+	skip     TEXT NOT NULL DEFAULT '',
+	has_error INTEGER NOT NULL DEFAULT 0,
+	package  TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX files_hash ON files(hash);
+CREATE TABLE symbols (
+	id         INTEGER PRIMARY KEY,
+	file_id    INTEGER NOT NULL,
+	name       TEXT NOT NULL,
+	qual       TEXT NOT NULL,
+	kind       INTEGER NOT NULL,
+	parent     TEXT NOT NULL,
+	start_line INTEGER NOT NULL,
+	end_line   INTEGER NOT NULL,
+	start_byte INTEGER NOT NULL,
+	end_byte   INTEGER NOT NULL,
+	signature  TEXT NOT NULL,
+	doc        TEXT NOT NULL,
+	visibility INTEGER NOT NULL
+);
+CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE);
+CREATE INDEX symbols_file ON symbols(file_id);
+CREATE TABLE refs (
+	file_id INTEGER NOT NULL,
+	scope   INTEGER NOT NULL, -- symbols.id of the enclosing definition, 0 for top level
+	name    TEXT NOT NULL,
+	kind    INTEGER NOT NULL,
+	line    INTEGER NOT NULL,
+	count   INTEGER NOT NULL
+);
+CREATE INDEX refs_name ON refs(name);
+CREATE INDEX refs_file ON refs(file_id);
+CREATE TABLE imports (
+	file_id INTEGER NOT NULL,
+	module  TEXT NOT NULL,
+	name    TEXT NOT NULL,
+	alias   TEXT NOT NULL,
+	line    INTEGER NOT NULL
+);
+CREATE INDEX imports_file ON imports(file_id);
+`
+
+func dsn(file string) string {
+	return "file:" + file + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
+		"&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32000)&_txlock=immediate"
+}
+
+// openDB opens the index database in dir, creating it when absent. An
+// index with an older schema is deleted and created again; a corrupt,
+// foreign or newer one is an error that says how to recover.
+func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
+	file := filepath.Join(dir, dbName)
+	if rebuild {
+		if err := removeDB(file); err != nil {
+			return nil, err
+		}
+	}
+	db, err := sql.Open("sqlite", dsn(file))
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", file, err)
+	}
+	version, err := checkDB(ctx, db)
+	if err == nil && version < schemaVersion {
+		if version > 0 {
+			// An index from an older winnow: rebuild rather than misread it.
+			db.Close()
+			if err := removeDB(file); err != nil {
+				return nil, err
+			}
+			return openDB(ctx, dir, false)
+		}
+		err = initDB(ctx, db)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open index %s: %w", file, err)
+	}
+	return db, nil
+}
+
+// checkDB returns the schema version of an existing index, or 0 for an
+// empty database.
+func checkDB(ctx context.Context, db *sql.DB) (int, error) {
+	var appID, version, tables int
+	err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID)
+	if err == nil {
+		err = db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
+	}
+	if err == nil {
+		err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&tables)
+	}
+	switch {
+	case err != nil && isCorruption(err):
+		return 0, fmt.Errorf("%w (%v); run `winnow index --rebuild` to build it again", ErrCorrupt, err)
+	case err != nil:
+		return 0, err
+	case appID == 0 && tables == 0:
+		return 0, nil
+	case appID != applicationID:
+		return 0, fmt.Errorf("%w: the file holds another application's database; move it away or run `winnow index --rebuild` to replace it", ErrForeign)
+	case version > schemaVersion:
+		return 0, fmt.Errorf("%w (schema %d, this winnow reads %d); upgrade winnow or run `winnow index --rebuild`", ErrNewer, version, schemaVersion)
+	}
+	return version, nil
+}
+
+func isCorruption(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") ||
+		strings.Contains(msg, "SQLITE_NOTADB") || strings.Contains(msg, "SQLITE_CORRUPT")
+}
+
+func initDB(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Another process may have initialised the database since we looked.
+	var tables int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&tables); err != nil {
+		return err
+	}
+	if tables > 0 {
+		return nil
+	}
+	stmts := schema + fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d;", applicationID, schemaVersion)
+	if _, err := tx.ExecContext(ctx, stmts); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	return tx.Commit()
+}
+
+// removeDB deletes the index file and its WAL companions.
+func removeDB(file string) error {
+	for _, f := range []string{file, file + "-wal", file + "-shm"} {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove old index: %w", err)
+		}
+	}
+	return nil
+}

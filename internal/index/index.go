@@ -1,0 +1,178 @@
+// Package index builds, stores and queries the symbol index of a source
+// tree: every definition with its kind, qualified name, signature, doc
+// and span, and every file's imports and references, in a SQLite file
+// that several processes can read while one updates it.
+//
+// It finds files (git-aware), decides which to skip, parses the rest in
+// parallel with package lang and keeps the database in step with the
+// tree, re-parsing only files whose content changed. It does not rank
+// or pack context; package retrieve does that on top of it.
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/winnowhq/winnow/internal/lang"
+)
+
+// Options configure an Index. The zero value of each field means its
+// default.
+type Options struct {
+	// Root is the directory to index. Required.
+	Root string
+	// Dir is where the index lives; default Root/.winnow.
+	Dir string
+	// Rebuild discards any existing index and builds it from scratch.
+	Rebuild bool
+	// MaxFileBytes skips larger files; default 1 MiB.
+	MaxFileBytes int64
+	// Exclude holds gitignore-style patterns of paths not to index.
+	Exclude []string
+	// Languages restricts indexing to these language names.
+	Languages []string
+	// Workers is the number of parsing goroutines; default GOMAXPROCS.
+	Workers int
+	// IncludeVendored indexes vendor/, node_modules/ and the like.
+	IncludeVendored bool
+	// IncludeGenerated indexes files marked as generated.
+	IncludeGenerated bool
+	// Logger receives debug events; default discards.
+	Logger *slog.Logger
+}
+
+const defaultMaxFileBytes = 1 << 20
+
+// errLocked means another process is updating the index.
+var errLocked = errors.New("index is being updated by another process")
+
+// An Index is an open symbol index. Its query methods are safe for
+// concurrent use; updates are serialised, across processes too.
+type Index struct {
+	root string
+	dir  string
+	opts Options
+	db   *sql.DB
+	log  *slog.Logger
+
+	nameCache nameCache
+}
+
+// Open opens the index of opts.Root, creating an empty one if there is
+// none. It does not read the tree; call Update for that.
+func Open(ctx context.Context, opts Options) (*Index, error) {
+	if opts.Root == "" {
+		return nil, errors.New("open index: no root directory")
+	}
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	if fi, err := os.Stat(root); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("open index: %s is not a directory", root)
+	}
+	if err := opts.normalize(root); err != nil {
+		return nil, err
+	}
+	dir := opts.Dir
+	if err := makeIndexDir(root, dir); err != nil {
+		return nil, err
+	}
+	// Creating, rebuilding or migrating the database is a write: take the
+	// writers' lock so that a concurrent Update never sees it half made.
+	lock, err := lockFile(filepath.Join(dir, "lock"), true)
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	db, err := openDB(ctx, dir, opts.Rebuild)
+	lock.unlock()
+	if err != nil {
+		return nil, err
+	}
+	return &Index{root: root, dir: dir, opts: opts, db: db, log: opts.Logger}, nil
+}
+
+func (o *Options) normalize(root string) error {
+	o.Root = root
+	if o.Dir == "" {
+		o.Dir = filepath.Join(root, ".winnow")
+	}
+	dir, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	o.Dir = dir
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = defaultMaxFileBytes
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	for _, name := range o.Languages {
+		if lang.ByName(name) == nil {
+			return fmt.Errorf("open index: unknown language %q (known: %v)", name, lang.Names())
+		}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return nil
+}
+
+// makeIndexDir creates the index directory. Under the root it also
+// writes a .gitignore so that the index never shows up in git status.
+func makeIndexDir(root, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create index directory: %w", err)
+	}
+	if filepath.Dir(dir) == root {
+		ignore := filepath.Join(dir, ".gitignore")
+		if _, err := os.Stat(ignore); errors.Is(err, os.ErrNotExist) {
+			os.WriteFile(ignore, []byte("# winnow's index; safe to delete.\n*\n"), 0o644)
+		}
+	}
+	return nil
+}
+
+// Root returns the absolute directory the index covers.
+func (ix *Index) Root() string { return ix.root }
+
+// Dir returns the directory holding the index files.
+func (ix *Index) Dir() string { return ix.dir }
+
+// Close closes the database.
+func (ix *Index) Close() error { return ix.db.Close() }
+
+// Stats describe an index and what the last Update did to it.
+type Stats struct {
+	Files     int            `json:"files"`     // files in the index
+	Symbols   int            `json:"symbols"`   // definitions in the index
+	Refs      int            `json:"refs"`      // aggregated references in the index
+	Parsed    int            `json:"parsed"`    // files parsed by this update
+	Unchanged int            `json:"unchanged"` // files whose content had not changed
+	Renamed   int            `json:"renamed"`   // files recognised by content under a new path
+	Removed   int            `json:"removed"`   // files gone from the tree
+	Bytes     int64          `json:"bytes"`     // bytes read by this update
+	Skipped   map[Reason]int `json:"skipped"`   // files not indexed, by reason
+	Errors    int            `json:"files_with_syntax_errors"`
+	Duration  time.Duration  `json:"duration_ns"`
+}
+
+// SkippedTotal is the number of skipped files.
+func (s *Stats) SkippedTotal() int {
+	n := 0
+	for _, c := range s.Skipped {
+		n += c
+	}
+	return n
+}

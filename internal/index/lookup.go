@@ -1,0 +1,264 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/sahilm/fuzzy"
+
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// How says how a symbol matched a lookup, best first.
+type How int
+
+const (
+	HowExact  How = iota // the name or qualified name, exactly
+	HowCase              // the same, ignoring case
+	HowName              // the name, under another qualifier than asked
+	HowPrefix            // the name starts with the query
+	HowFuzzy             // a near miss, or the query's letters in order
+)
+
+var howNames = [...]string{"exact", "case", "name", "prefix", "fuzzy"}
+
+func (h How) String() string {
+	if h >= 0 && int(h) < len(howNames) {
+		return howNames[h]
+	}
+	return "none"
+}
+
+func (h How) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
+
+// A Match is a symbol found by Lookup.
+type Match struct {
+	symbol.Symbol
+	How How `json:"match"`
+
+	nameRank int // within a tier: how close the name is to the query, best first
+}
+
+// LookupOptions narrow a Lookup.
+type LookupOptions struct {
+	Limit int           // at most this many matches; default 20
+	Kinds []symbol.Kind // only these kinds; empty means all
+	Exact bool          // no prefix or fuzzy matches
+}
+
+const (
+	defaultLookupLimit = 20
+	maxFuzzyNames      = 50 // distinct names a fuzzy lookup expands into symbols
+)
+
+// Lookup finds definitions by name: exact matches of the name or of a
+// qualified name ("Class.method", "pkg.Func", "a::b"), then the same
+// ignoring case, then names starting with the query, then fuzzy
+// matches (subsequence, and edit distance for typos). Within each tier,
+// types and functions come before fields and variables and code before
+// tests.
+func (ix *Index) Lookup(ctx context.Context, query string, opts LookupOptions) ([]Match, error) {
+	q := strings.TrimSpace(strings.ReplaceAll(query, "::", "."))
+	if q == "" {
+		return nil, fmt.Errorf("lookup: empty name")
+	}
+	if opts.Limit <= 0 {
+		opts.Limit = defaultLookupLimit
+	}
+	name := q[strings.LastIndexByte(q, '.')+1:]
+	if name == "" {
+		return nil, fmt.Errorf("lookup %q: the name ends with a dot", query)
+	}
+	syms, err := ix.querySymbols(ctx, "WHERE s.name = ? COLLATE NOCASE", name)
+	if err != nil {
+		return nil, err
+	}
+	var out []Match
+	for _, s := range syms {
+		out = append(out, Match{Symbol: s, How: exactness(q, s)})
+	}
+	if !opts.Exact && len(out) < opts.Limit {
+		more, err := ix.lookupLoose(ctx, name, opts.Limit-len(out))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	out = filterKinds(out, opts.Kinds)
+	slices.SortStableFunc(out, func(a, b Match) int {
+		return cmp.Or(cmp.Compare(a.How, b.How), cmp.Compare(a.nameRank, b.nameRank), compareDefinitions(&a.Symbol, &b.Symbol))
+	})
+	return out[:min(len(out), opts.Limit)], nil
+}
+
+// exactness grades a symbol whose name equals the query's last segment,
+// ignoring case.
+func exactness(q string, s symbol.Symbol) How {
+	dotted := strings.Contains(q, ".")
+	switch {
+	case !dotted && s.Name == q, dotted && qualMatches(s.Qual, q):
+		return HowExact
+	case !dotted, qualMatches(strings.ToLower(s.Qual), strings.ToLower(q)):
+		return HowCase
+	}
+	return HowName
+}
+
+// qualMatches reports whether qual is q or ends with "."+q.
+func qualMatches(qual, q string) bool {
+	return qual == q || strings.HasSuffix(qual, "."+q)
+}
+
+// lookupLoose finds prefix and fuzzy matches of name, excluding exact ones.
+func (ix *Index) lookupLoose(ctx context.Context, name string, limit int) ([]Match, error) {
+	names, err := ix.names(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lower := strings.ToLower(name)
+	var prefix, fuzzyNames []string
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		if ln != lower && strings.HasPrefix(ln, lower) {
+			prefix = append(prefix, n)
+		}
+	}
+	slices.SortFunc(prefix, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
+	prefix = prefix[:min(len(prefix), maxFuzzyNames)]
+	if len(prefix) < limit {
+		fuzzyNames = fuzzyCandidates(name, names, maxFuzzyNames)
+	}
+	var out []Match
+	for _, group := range []struct {
+		names []string
+		how   How
+	}{{prefix, HowPrefix}, {fuzzyNames, HowFuzzy}} {
+		if len(group.names) == 0 {
+			continue
+		}
+		syms, err := ix.querySymbols(ctx, "WHERE s.name IN ("+placeholders(len(group.names))+")", anySlice(group.names)...)
+		if err != nil {
+			return nil, err
+		}
+		rank := make(map[string]int, len(group.names))
+		for i, n := range group.names {
+			rank[n] = i
+		}
+		for _, s := range syms {
+			out = append(out, Match{Symbol: s, How: group.how, nameRank: rank[s.Name]})
+		}
+	}
+	return out, nil
+}
+
+// fuzzyCandidates ranks near misses by edit distance (typos) first,
+// then names holding the query's letters in order (camelCase and
+// separator aware), leaving out exact and prefix matches.
+func fuzzyCandidates(q string, names []string, limit int) []string {
+	lower := strings.ToLower(q)
+	maxDist := max(1, (len(q)+2)/4)
+	type near struct {
+		name string
+		dist int
+	}
+	var nears []near
+	seen := make(map[string]bool)
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		if strings.HasPrefix(ln, lower) {
+			seen[n] = true // an exact or prefix match already
+			continue
+		}
+		if abs(len(n)-len(q)) > maxDist {
+			continue
+		}
+		if d := levenshtein.ComputeDistance(lower, ln); d <= maxDist {
+			nears = append(nears, near{n, d})
+		}
+	}
+	slices.SortFunc(nears, func(a, b near) int { return cmp.Or(cmp.Compare(a.dist, b.dist), strings.Compare(a.name, b.name)) })
+	var out []string
+	for _, n := range nears[:min(len(nears), limit)] {
+		out = append(out, n.name)
+		seen[n.name] = true
+	}
+	for _, m := range fuzzy.Find(q, names) {
+		if len(out) == limit {
+			break
+		}
+		if !seen[m.Str] {
+			out = append(out, m.Str)
+		}
+	}
+	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// names returns the distinct symbol names, cached until the index
+// changes.
+func (ix *Index) names(ctx context.Context) ([]string, error) {
+	var gen string
+	if err := ix.db.QueryRowContext(ctx, "SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')").Scan(&gen); err != nil {
+		return nil, fmt.Errorf("read index generation: %w", err)
+	}
+	ix.nameCache.Lock()
+	defer ix.nameCache.Unlock()
+	if ix.nameCache.names != nil && ix.nameCache.gen == gen {
+		return ix.nameCache.names, nil
+	}
+	rows, err := ix.db.QueryContext(ctx, "SELECT DISTINCT name FROM symbols")
+	if err != nil {
+		return nil, fmt.Errorf("read names: %w", err)
+	}
+	defer rows.Close()
+	names := []string{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, fmt.Errorf("read names: %w", err)
+		}
+		names = append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read names: %w", err)
+	}
+	ix.nameCache.names, ix.nameCache.gen = names, gen
+	return names, nil
+}
+
+// nameCache holds the distinct names of an index for fuzzy lookups.
+type nameCache struct {
+	sync.Mutex
+	gen   string
+	names []string
+}
+
+func filterKinds(ms []Match, kinds []symbol.Kind) []Match {
+	if len(kinds) == 0 {
+		return ms
+	}
+	return slices.DeleteFunc(ms, func(m Match) bool { return !slices.Contains(kinds, m.Kind) })
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}

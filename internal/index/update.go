@@ -1,0 +1,384 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/winnowhq/winnow/internal/lang"
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// Progress reports how far an update is: files processed out of the
+// files that needed reading.
+type Progress func(done, total int)
+
+// fileRow is a file as the index last saw it.
+type fileRow struct {
+	id    int64
+	path  string
+	hash  []byte
+	size  int64
+	mtime int64
+	skip  Reason
+}
+
+// Update brings the index in step with the whole tree: new and changed
+// files are parsed, vanished ones removed, renamed ones recognised by
+// content. Files whose size and modification time are unchanged are not
+// read at all. All changes land in one transaction, so an interrupted
+// update leaves the previous index intact. Concurrent updates, from this
+// or other processes, run one after the other.
+func (ix *Index) Update(ctx context.Context, progress Progress) (*Stats, error) {
+	return ix.update(ctx, nil, progress)
+}
+
+// UpdatePaths is Update restricted to the given paths (relative to the
+// root, or absolute inside it): each is re-indexed, skipped or removed
+// as it now stands. A watcher calls it with the files that changed.
+func (ix *Index) UpdatePaths(ctx context.Context, paths []string) (*Stats, error) {
+	rels := make([]string, 0, len(paths))
+	for _, p := range paths {
+		rel, err := ix.rel(p)
+		if err != nil {
+			return nil, err
+		}
+		rels = append(rels, rel)
+	}
+	return ix.update(ctx, rels, nil)
+}
+
+// rel turns a path into the slash-separated form stored in the index,
+// refusing paths outside the root.
+func (ix *Index) rel(p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(ix.root, p)
+	}
+	rel, err := filepath.Rel(ix.root, filepath.Clean(p))
+	if err != nil || rel == ".." || len(rel) > 2 && rel[:3] == ".."+string(filepath.Separator) {
+		return "", fmt.Errorf("%s is outside the indexed tree %s", p, ix.root)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func (ix *Index) update(ctx context.Context, only []string, progress Progress) (*Stats, error) {
+	start := time.Now()
+	lock, err := lockFile(filepath.Join(ix.dir, "lock"), true)
+	if err != nil {
+		return nil, fmt.Errorf("update index: %w", err)
+	}
+	defer lock.unlock()
+
+	l := newLister(ix.root, &ix.opts)
+	var cands []candidate
+	var prev map[string]*fileRow
+	if only == nil {
+		if cands, err = l.list(ctx); err != nil {
+			return nil, fmt.Errorf("list files: %w", err)
+		}
+		prev, err = ix.loadFiles(ctx, nil)
+	} else {
+		for _, p := range only {
+			if c, ok := l.consider(p); ok {
+				cands = append(cands, c)
+			}
+		}
+		prev, err = ix.loadFiles(ctx, only)
+	}
+	if err != nil {
+		return nil, err
+	}
+	u := &updater{ix: ix, stats: &Stats{Skipped: l.skipped}}
+	if err := u.run(ctx, cands, prev, progress); err != nil {
+		return nil, err
+	}
+	if err := ix.fillTotals(ctx, u.stats); err != nil {
+		return nil, err
+	}
+	u.stats.Duration = time.Since(start)
+	return u.stats, nil
+}
+
+// loadFiles reads the stored rows of the given paths, or of all files.
+func (ix *Index) loadFiles(ctx context.Context, paths []string) (map[string]*fileRow, error) {
+	rows := make(map[string]*fileRow)
+	scan := func(query string, args ...any) error {
+		rs, err := ix.db.QueryContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("read files: %w", err)
+		}
+		defer rs.Close()
+		for rs.Next() {
+			r := new(fileRow)
+			if err := rs.Scan(&r.id, &r.path, &r.hash, &r.size, &r.mtime, &r.skip); err != nil {
+				return fmt.Errorf("read files: %w", err)
+			}
+			rows[r.path] = r
+		}
+		return rs.Err()
+	}
+	const q = "SELECT id, path, hash, size, mtime, skip FROM files"
+	if paths == nil {
+		return rows, scan(q)
+	}
+	for _, p := range paths {
+		// A path may name a directory that vanished: take what was under it too.
+		if err := scan(q+" WHERE path = ? OR path GLOB ?", p, globEscape(p)+"/*"); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// globEscape quotes the GLOB metacharacters of a literal path.
+func globEscape(s string) string {
+	var b bytes.Buffer
+	for _, r := range s {
+		switch r {
+		case '*', '?', '[':
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// updater carries one update from candidates to a committed transaction.
+type updater struct {
+	ix    *Index
+	stats *Stats
+
+	mu      sync.Mutex
+	renames map[string]*fileRow // content hash of a vanished file → its row
+}
+
+type job struct {
+	cand candidate
+	old  *fileRow // the row at this path, if any
+}
+
+// result is what a worker learned about one job.
+type result struct {
+	job
+	hash    []byte
+	skip    Reason
+	file    *symbol.File
+	renamed *fileRow // the vanished row this file's content came from
+	touched bool     // same content as stored: only the stat changed
+	bytes   int
+}
+
+func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*fileRow, progress Progress) error {
+	var jobs []job
+	for _, c := range cands {
+		old := prev[c.path]
+		delete(prev, c.path)
+		if old != nil && old.size == c.size && old.mtime == c.mtime {
+			u.stats.Unchanged++
+			continue
+		}
+		jobs = append(jobs, job{cand: c, old: old})
+	}
+	gone := prev // what is left was not listed: deleted, now ignored or skipped by path
+	u.renames = make(map[string]*fileRow)
+	for _, r := range gone {
+		if r.skip == "" {
+			u.renames[string(r.hash)] = r
+		}
+	}
+
+	w, err := u.ix.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer w.rollback()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := u.parseAll(ctx, jobs)
+	done := 0
+	var werr error
+	for r := range results {
+		if werr == nil {
+			werr = u.write(ctx, w, r)
+		}
+		if werr != nil {
+			cancel() // drain the workers, then report
+			continue
+		}
+		done++
+		if progress != nil {
+			progress(done, len(jobs))
+		}
+	}
+	if werr != nil {
+		return werr
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, r := range gone {
+		if r.id == 0 {
+			continue // claimed by a rename
+		}
+		if err := w.deleteFile(ctx, r.id); err != nil {
+			return err
+		}
+		u.stats.Removed++
+	}
+	return w.commit(ctx)
+}
+
+// parseAll reads, classifies and parses the jobs on Options.Workers
+// goroutines. The channel closes when all are done or ctx is cancelled.
+func (u *updater) parseAll(ctx context.Context, jobs []job) <-chan result {
+	in := make(chan job)
+	out := make(chan result, 4*u.ix.opts.Workers)
+	var wg sync.WaitGroup
+	for range min(u.ix.opts.Workers, max(len(jobs), 1)) {
+		wg.Go(func() {
+			p := lang.NewParser()
+			defer p.Close()
+			for j := range in {
+				r := u.process(ctx, p, j)
+				select {
+				case out <- r:
+				case <-ctx.Done():
+					return
+				}
+			}
+		})
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	return out
+}
+
+// process handles one file: unchanged content, a rename, a skip or a
+// parse.
+func (u *updater) process(ctx context.Context, p *lang.Parser, j job) result {
+	r := result{job: j}
+	src, err := os.ReadFile(filepath.Join(u.ix.root, filepath.FromSlash(j.cand.path)))
+	if err != nil {
+		r.skip = ReasonUnreadable
+		r.hash = []byte{}
+		return r
+	}
+	r.bytes = len(src)
+	r.cand.size = int64(len(src))
+	sum := sha256.Sum256(src)
+	r.hash = sum[:16]
+	if j.old != nil && j.old.skip == "" && bytes.Equal(j.old.hash, r.hash) {
+		r.touched = true
+		return r
+	}
+	if int64(len(src)) > u.ix.opts.MaxFileBytes {
+		r.skip = ReasonTooLarge
+		return r
+	}
+	if r.renamed = u.claimRename(r.hash); r.renamed != nil {
+		return r
+	}
+	if r.skip = contentReason(src, u.ix.opts.IncludeGenerated); r.skip != "" {
+		return r
+	}
+	f, err := p.Parse(ctx, j.cand.lang, j.cand.path, src)
+	switch {
+	case errors.Is(err, lang.ErrParse):
+		r.skip = ReasonParseFailed
+	case err != nil:
+		// A broken query or grammar for the language: the file is not
+		// lost, it is skipped and counted, and the next run tries again.
+		u.ix.log.Warn("parse failed", "path", j.cand.path, "err", err)
+		r.skip = ReasonParseFailed
+	default:
+		r.file = f
+	}
+	return r
+}
+
+// claimRename hands out each vanished row at most once.
+func (u *updater) claimRename(hash []byte) *fileRow {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	r := u.renames[string(hash)]
+	if r != nil {
+		delete(u.renames, string(hash))
+	}
+	return r
+}
+
+// write applies one result inside the update's transaction.
+func (u *updater) write(ctx context.Context, w *writer, r result) error {
+	u.stats.Bytes += int64(r.bytes)
+	c := r.cand
+	switch {
+	case r.touched:
+		u.stats.Unchanged++
+		return w.touchFile(ctx, r.old.id, c.size, c.mtime)
+	case r.renamed != nil:
+		u.stats.Renamed++
+		if r.old != nil {
+			if err := w.deleteFile(ctx, r.old.id); err != nil {
+				return err
+			}
+		}
+		id := r.renamed.id
+		r.renamed.id = 0 // no longer gone
+		return w.moveFile(ctx, id, c.path, c.size, c.mtime)
+	case r.skip != "":
+		return w.putFile(ctx, r.old, c, r.hash, r.skip, nil)
+	default:
+		u.stats.Parsed++
+		return w.putFile(ctx, r.old, c, r.hash, "", r.file)
+	}
+}
+
+// fillTotals sets the index-wide counts of s and adds the files skipped
+// for their content, which the index remembers, to those the listing
+// skipped by path.
+func (ix *Index) fillTotals(ctx context.Context, s *Stats) error {
+	err := ix.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM files WHERE skip = ''),
+		(SELECT count(*) FROM files WHERE has_error != 0),
+		coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'symbols'), 0),
+		coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'refs'), 0)`).Scan(&s.Files, &s.Errors, &s.Symbols, &s.Refs)
+	if err != nil {
+		return fmt.Errorf("count index: %w", err)
+	}
+	rows, err := ix.db.QueryContext(ctx, "SELECT skip, count(*) FROM files WHERE skip != '' GROUP BY skip")
+	if err != nil {
+		return fmt.Errorf("count skipped files: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var reason Reason
+		var n int
+		if err := rows.Scan(&reason, &n); err != nil {
+			return fmt.Errorf("count skipped files: %w", err)
+		}
+		s.Skipped[reason] += n
+	}
+	return rows.Err()
+}

@@ -1,0 +1,203 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/lang"
+)
+
+// alwaysSkippedDirs are never descended into: version-control metadata
+// and winnow's own directory.
+var alwaysSkippedDirs = []string{".git", ".hg", ".svn", ".winnow"}
+
+// vendoredDirs hold third-party code that a repository carries but does
+// not own; they are skipped unless Options.IncludeVendored is set.
+var vendoredDirs = []string{
+	"vendor", "node_modules", "third_party", "third-party", "bower_components",
+	"Pods", "Carthage", ".venv", "venv", "site-packages", "__pycache__", ".tox",
+}
+
+// candidate is a file the listing found that may be indexed.
+type candidate struct {
+	path  string // slash-separated, relative to the root
+	lang  *lang.Language
+	size  int64
+	mtime int64 // nanoseconds
+}
+
+// lister finds the files of a tree and counts the ones it skips by path.
+type lister struct {
+	root    string
+	opts    *Options
+	exclude ignoreSet
+	skipped map[Reason]int
+}
+
+func newLister(root string, opts *Options) *lister {
+	l := &lister{root: root, opts: opts, skipped: make(map[Reason]int)}
+	l.exclude.add("", []byte(strings.Join(opts.Exclude, "\n")))
+	return l
+}
+
+// list returns the candidate files under the root, sorted by path. Inside
+// a git work tree it asks git (tracked files and untracked files that are
+// not ignored); elsewhere it walks the tree honouring .gitignore files.
+func (l *lister) list(ctx context.Context) ([]candidate, error) {
+	paths, err := gitListFiles(ctx, l.root)
+	if err != nil {
+		paths, err = l.walk(ctx)
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	var out []candidate
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if c, ok := l.consider(p); ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// consider applies the path-based rules to one file and stats it. Files
+// that vanished since they were listed are dropped without a count.
+func (l *lister) consider(p string) (candidate, bool) {
+	if reason, skip := l.pathReason(p); skip {
+		l.count(reason)
+		return candidate{}, false
+	}
+	lg := lang.ForPath(p)
+	if lg == nil {
+		l.count(ReasonNoGrammar)
+		return candidate{}, false
+	}
+	if len(l.opts.Languages) > 0 && !slices.Contains(l.opts.Languages, lg.Name) {
+		l.count(ReasonLanguage)
+		return candidate{}, false
+	}
+	fi, err := os.Lstat(filepath.Join(l.root, filepath.FromSlash(p)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return candidate{}, false
+	case err != nil:
+		l.count(ReasonUnreadable)
+		return candidate{}, false
+	case fi.Mode()&fs.ModeSymlink != 0:
+		// The target, when it is inside the tree, is indexed under its
+		// own path; a target outside the tree is not ours to read.
+		l.count(ReasonSymlink)
+		return candidate{}, false
+	case !fi.Mode().IsRegular():
+		return candidate{}, false // submodules, sockets, devices
+	case fi.Size() > l.opts.MaxFileBytes:
+		l.count(ReasonTooLarge)
+		return candidate{}, false
+	}
+	return candidate{path: p, lang: lg, size: fi.Size(), mtime: fi.ModTime().UnixNano()}, true
+}
+
+// pathReason says whether a path is skipped for where it is.
+func (l *lister) pathReason(p string) (Reason, bool) {
+	dirs := strings.Split(path.Dir(p), "/")
+	for _, d := range dirs {
+		if slices.Contains(alwaysSkippedDirs, d) {
+			return ReasonExcluded, true
+		}
+	}
+	if !l.opts.IncludeVendored {
+		for _, d := range dirs {
+			if slices.Contains(vendoredDirs, d) {
+				return ReasonVendored, true
+			}
+		}
+	}
+	if l.exclude.matchPath(p) {
+		return ReasonExcluded, true
+	}
+	if !l.opts.IncludeGenerated && generatedName(p) {
+		return ReasonGenerated, true
+	}
+	return "", false
+}
+
+func (l *lister) count(r Reason) { l.skipped[r]++ }
+
+// walk lists files outside git: a depth-first walk that never follows
+// symbolic links, prunes ignored and vendored directories early, and
+// reads each directory's .gitignore on the way down.
+func (l *lister) walk(ctx context.Context) ([]string, error) {
+	var ign ignoreSet
+	var paths []string
+	err := filepath.WalkDir(l.root, func(full string, d fs.DirEntry, err error) error {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		rel, relErr := filepath.Rel(l.root, full)
+		if relErr != nil {
+			return relErr
+		}
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if rel == "." {
+				return err
+			}
+			l.count(ReasonUnreadable)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if rel == "." {
+				ign.addFile("", filepath.Join(full, ".gitignore"))
+				return nil
+			}
+			name := d.Name()
+			if slices.Contains(alwaysSkippedDirs, name) || ign.match(rel, true) ||
+				!l.opts.IncludeVendored && slices.Contains(vendoredDirs, name) ||
+				l.exclude.match(rel, true) {
+				return fs.SkipDir
+			}
+			ign.addFile(rel, filepath.Join(full, ".gitignore"))
+			return nil
+		}
+		if !ign.match(rel, false) {
+			paths = append(paths, rel)
+		}
+		return nil
+	})
+	return paths, err
+}
+
+// gitListFiles lists the files git knows under root: tracked ones and
+// untracked ones that are not ignored. It fails when root is not inside
+// a git work tree or git is not installed.
+func gitListFiles(ctx context.Context, root string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for p := range bytes.SplitSeq(out, []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	return paths, nil
+}

@@ -1,0 +1,191 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// writer holds the one write transaction of an update and its prepared
+// statements. Symbol ids are assigned here, not by SQLite, so that
+// references can name their scope without a round trip.
+type writer struct {
+	tx      *sql.Tx
+	stmts   map[string]*sql.Stmt
+	nextSym int64
+	symbols int64 // change in the number of symbols
+	refs    int64 // change in the number of references
+}
+
+func (ix *Index) beginWrite(ctx context.Context) (*writer, error) {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("begin index update: %w", err)
+	}
+	w := &writer{tx: tx, stmts: make(map[string]*sql.Stmt)}
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1 FROM symbols").Scan(&w.nextSym); err != nil {
+		tx.Rollback()
+		return nil, fmt.Errorf("begin index update: %w", err)
+	}
+	return w, nil
+}
+
+// exec runs a statement, preparing it on first use.
+func (w *writer) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, ok := w.stmts[query]
+	if !ok {
+		var err error
+		if st, err = w.tx.PrepareContext(ctx, query); err != nil {
+			return nil, fmt.Errorf("prepare %q: %w", query, err)
+		}
+		w.stmts[query] = st
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+func (w *writer) rollback() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+	w.tx.Rollback()
+}
+
+func (w *writer) commit(ctx context.Context) error {
+	for key, delta := range map[string]int64{"symbols": w.symbols, "refs": w.refs, "generation": 1} {
+		_, err := w.exec(ctx, `INSERT INTO meta(key, value) VALUES (?, ?)
+			ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value`, key, delta)
+		if err != nil {
+			return fmt.Errorf("update counts: %w", err)
+		}
+	}
+	if _, err := w.exec(ctx, `INSERT INTO meta(key, value) VALUES ('updated', ?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("update timestamp: %w", err)
+	}
+	if err := w.tx.Commit(); err != nil {
+		return fmt.Errorf("commit index update: %w", err)
+	}
+	return nil
+}
+
+// touchFile records a new stat for content that did not change.
+func (w *writer) touchFile(ctx context.Context, id, size, mtime int64) error {
+	_, err := w.exec(ctx, "UPDATE files SET size = ?, mtime = ? WHERE id = ?", size, mtime, id)
+	return wrap("touch file", err)
+}
+
+// moveFile gives a stored file a new path.
+func (w *writer) moveFile(ctx context.Context, id int64, path string, size, mtime int64) error {
+	_, err := w.exec(ctx, "UPDATE files SET path = ?, size = ?, mtime = ? WHERE id = ?", path, size, mtime, id)
+	return wrap("move file", err)
+}
+
+// deleteFile removes a file and everything extracted from it.
+func (w *writer) deleteFile(ctx context.Context, id int64) error {
+	if err := w.clearFile(ctx, id); err != nil {
+		return err
+	}
+	_, err := w.exec(ctx, "DELETE FROM files WHERE id = ?", id)
+	return wrap("delete file", err)
+}
+
+// clearFile removes what was extracted from a file, keeping its row.
+func (w *writer) clearFile(ctx context.Context, id int64) error {
+	res, err := w.exec(ctx, "DELETE FROM symbols WHERE file_id = ?", id)
+	if err != nil {
+		return wrap("delete symbols", err)
+	}
+	n, _ := res.RowsAffected()
+	w.symbols -= n
+	if res, err = w.exec(ctx, "DELETE FROM refs WHERE file_id = ?", id); err != nil {
+		return wrap("delete references", err)
+	}
+	n, _ = res.RowsAffected()
+	w.refs -= n
+	_, err = w.exec(ctx, "DELETE FROM imports WHERE file_id = ?", id)
+	return wrap("delete imports", err)
+}
+
+// putFile stores a file: its row (replacing old, if any) and, when it
+// was parsed, its symbols, references and imports.
+func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []byte, skip Reason, f *symbol.File) error {
+	var hasError int
+	var pkg string
+	if f != nil {
+		pkg = f.Package
+		if f.HasError {
+			hasError = 1
+		}
+	}
+	var id int64
+	if old != nil {
+		id = old.id
+		if err := w.clearFile(ctx, id); err != nil {
+			return err
+		}
+		_, err := w.exec(ctx, `UPDATE files SET lang = ?, hash = ?, size = ?, mtime = ?, skip = ?, has_error = ?, package = ?
+			WHERE id = ?`, c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, id)
+		if err != nil {
+			return wrap("update file", err)
+		}
+	} else {
+		res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, skip, has_error, package)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c.path, c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg)
+		if err != nil {
+			return wrap("insert file", err)
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return wrap("insert file", err)
+		}
+	}
+	if f == nil {
+		return nil
+	}
+	return w.putSymbols(ctx, id, f)
+}
+
+func (w *writer) putSymbols(ctx context.Context, fileID int64, f *symbol.File) error {
+	scopes := make(map[string]int64, len(f.Symbols))
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		id := w.nextSym
+		w.nextSym++
+		if _, ok := scopes[s.Qual]; !ok {
+			scopes[s.Qual] = id
+		}
+		_, err := w.exec(ctx, `INSERT INTO symbols(id, file_id, name, qual, kind, parent, start_line, end_line,
+			start_byte, end_byte, signature, doc, visibility) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, fileID, s.Name, s.Qual, int(s.Kind), s.Parent, s.Span.StartLine, s.Span.EndLine,
+			s.Span.StartByte, s.Span.EndByte, s.Signature, s.Doc, int(s.Visibility))
+		if err != nil {
+			return wrap("insert symbol", err)
+		}
+	}
+	w.symbols += int64(len(f.Symbols))
+	for _, r := range f.Refs {
+		_, err := w.exec(ctx, "INSERT INTO refs(file_id, scope, name, kind, line, count) VALUES (?, ?, ?, ?, ?, ?)",
+			fileID, scopes[r.Scope], r.Name, int(r.Kind), r.Line, r.Count)
+		if err != nil {
+			return wrap("insert reference", err)
+		}
+	}
+	w.refs += int64(len(f.Refs))
+	for _, imp := range f.Imports {
+		_, err := w.exec(ctx, "INSERT INTO imports(file_id, module, name, alias, line) VALUES (?, ?, ?, ?, ?)",
+			fileID, imp.Module, imp.Name, imp.Alias, imp.Line)
+		if err != nil {
+			return wrap("insert import", err)
+		}
+	}
+	return nil
+}
+
+func wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
