@@ -109,6 +109,8 @@ func (x *extraction) match(m *sitter.QueryMatch) {
 		case roleImportAlias:
 			imp.Alias = strings.TrimSpace(x.text(&c.Node))
 		case rolePackage:
+			// The package name is a declaration, not a use.
+			x.impSpans = append(x.impSpans, [2]uint{c.Node.StartByte(), c.Node.EndByte()})
 			if !x.pkgSeen {
 				x.pkgSeen = true
 				x.file.Package = normalizeName(x.text(&c.Node))
@@ -373,6 +375,12 @@ func (x *extraction) signature(outer, n *sitter.Node) string {
 func (x *extraction) body(n *sitter.Node) *sitter.Node {
 	if b := n.ChildByFieldName("body"); b != nil {
 		return b
+	}
+	// const f = (a) => …: the body of the value bound to the name.
+	if v := n.ChildByFieldName("value"); v != nil {
+		if b := v.ChildByFieldName("body"); b != nil {
+			return b
+		}
 	}
 	bodies := x.lang.rules.bodies
 	if len(bodies) == 0 {

@@ -45,6 +45,7 @@ type Language struct {
 // load compiles the language's query once.
 func (l *Language) load() error {
 	l.once.Do(func() {
+		useLibcAllocator()
 		src, err := queryFiles.ReadFile("queries/" + l.Name + ".scm")
 		if err != nil {
 			l.err = fmt.Errorf("query for %s: %w", l.Name, err)

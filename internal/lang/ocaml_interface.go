@@ -8,7 +8,5 @@ var ocamlInterfaceLang = &Language{
 	Name:       "ocaml_interface",
 	Extensions: []string{".mli"},
 	grammar:    ocaml.LanguageOCamlInterface,
-	rules: rules{
-		comments: []string{"comment"},
-	},
+	rules:      ocamlRules,
 }

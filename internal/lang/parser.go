@@ -10,6 +10,13 @@ import (
 	"github.com/winnowhq/winnow/internal/symbol"
 )
 
+// parseTimeoutMicros bounds one parse. Some grammars loop forever on
+// some malformed inputs; a parse normally runs at megabytes per second,
+// so this allows a hundred times that and then gives up on the file.
+func parseTimeoutMicros(size int) uint64 {
+	return 3_000_000 + 10*uint64(size)
+}
+
 // ErrParse reports that tree-sitter produced no tree at all (it was
 // cancelled or gave up); a tree with syntax errors is not an error.
 var ErrParse = errors.New("parser produced no tree")
@@ -24,9 +31,12 @@ type Parser struct {
 
 // NewParser returns a Parser for any language.
 func NewParser() *Parser {
+	cursor := sitter.NewQueryCursor()
+	// Bounds the work of one query over one pathological tree.
+	cursor.SetMatchLimit(1 << 16)
 	return &Parser{
 		parsers: make(map[*Language]*sitter.Parser),
-		cursor:  sitter.NewQueryCursor(),
+		cursor:  cursor,
 	}
 }
 
@@ -66,12 +76,16 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 	if err != nil {
 		return nil, err
 	}
-	tree := tp.ParseCtx(ctx, src, nil)
+	// Files are small (the index skips large ones), so a parse is not
+	// worth cancelling midway: ParseCtx's watcher goroutine could also set
+	// the cancellation flag after the parse, on a closed parser.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tp.SetTimeoutMicros(parseTimeoutMicros(len(src)))
+	tree := tp.Parse(src, nil)
 	if tree == nil {
 		tp.Reset()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		return nil, fmt.Errorf("parse %s: %w", path, ErrParse)
 	}
 	defer tree.Close()

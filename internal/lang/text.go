@@ -10,16 +10,23 @@ import (
 func normalizeName(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.TrimLeft(s, "*&")
-	if i := strings.IndexAny(s, "<[("); i > 0 {
+	// Cut generic arguments and parameter lists, but not operator names
+	// such as "=<<" or "[]=": only a bracket right after a name starts them.
+	if i := strings.IndexAny(s, "<[("); i > 0 && isNameByte(s[i-1]) {
 		s = s[:i]
 	}
 	s = strings.ReplaceAll(s, "::", ".")
 	s = strings.ReplaceAll(s, `\`, ".")
+	s = strings.TrimPrefix(s, ":") // Ruby symbols name methods and attributes
 	s = strings.Trim(s, ". \t")
 	if strings.ContainsAny(s, " \t\r\n") {
 		s = strings.Join(strings.Fields(s), "")
 	}
 	return s
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // trimQuotes strips the quotes of a string literal used as a module
@@ -82,9 +89,9 @@ func cleanComment(s string) string {
 
 // commentOpeners are the markers that start a comment line, longest
 // first so that "///" is not read as "//" followed by "/".
-var commentOpeners = []string{"///", "//!", "//", "/**", "/*!", "/*", "(**", "(*", "{-|", "{-", "--|", "-- |", "---", "--", "#!", "##", "#", ";;", "*"}
+var commentOpeners = []string{"=begin", "///", "//!", "//", "/**", "/*!", "/*", "(**", "(*", "{-|", "{-", "--|", "-- |", "---", "--", "#!", "##", "#", ";;", "*"}
 
-var commentClosers = []string{"*/", "*)", "-}"}
+var commentClosers = []string{"*/", "*)", "-}", "=end"}
 
 func stripCommentMarker(line string) string {
 	for _, c := range commentClosers {

@@ -1,1 +1,430 @@
-; placeholder: replaced by the language's real query
+; winnow's TypeScript query. Capture names follow the contract in doc.go.
+; tsx.scm is this file followed by a JSX section; keep them in step
+; (TestTSXQueryExtendsTypeScript checks). Module level means a direct
+; child of the program, of an export statement, of a declare, or of a
+; namespace body.
+
+; ---- definitions -----------------------------------------------------
+
+(class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(abstract_class_declaration
+  name: (type_identifier) @name) @definition.class
+
+(interface_declaration
+  name: (type_identifier) @name) @definition.interface
+
+(enum_declaration
+  name: (identifier) @name) @definition.enum
+
+(type_alias_declaration
+  name: (type_identifier) @name) @definition.type
+
+(internal_module
+  name: [(identifier) (nested_identifier)] @name) @definition.namespace
+
+(module
+  name: [(identifier) (nested_identifier)] @name) @definition.namespace
+
+(module
+  name: (string (string_fragment) @name)) @definition.module
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name) @definition.function
+
+; Overload signatures and declare function.
+(function_signature
+  name: (identifier) @name) @definition.function
+
+; export default class {…} and export default function () {…} are
+; exported under the name "default".
+(export_statement
+  "default" @name
+  value: (class !name) @definition.class)
+
+(export_statement
+  "default" @name
+  value: [(function_expression !name) (generator_function !name) (arrow_function)] @definition.function)
+
+; Class members. The constructor and accessors come before plain methods.
+(class_body
+  (method_definition
+    name: (property_identifier) @name
+    (#eq? @name "constructor")) @definition.constructor)
+
+(class_body
+  (method_definition
+    ["get" "set"]
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.property)
+
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+
+(class_body
+  (method_signature
+    name: (property_identifier) @name
+    (#eq? @name "constructor")) @definition.constructor)
+
+(class_body
+  [(method_signature
+     name: [(property_identifier) (private_property_identifier)] @name)
+   (abstract_method_signature
+     name: [(property_identifier) (private_property_identifier)] @name)] @definition.method)
+
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression)]) @definition.method
+
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name) @definition.field
+
+; Constructor parameter properties, constructor(private x: T), are
+; fields of the class.
+((_
+  name: (type_identifier) @parent
+  body: (class_body
+    (method_definition
+      name: (property_identifier) @_constructor
+      parameters: (formal_parameters
+        [(required_parameter
+           [(accessibility_modifier) (override_modifier) "readonly"]
+           pattern: (identifier) @name)
+         (optional_parameter
+           [(accessibility_modifier) (override_modifier) "readonly"]
+           pattern: (identifier) @name)] @definition.field))))
+  (#eq? @_constructor "constructor"))
+
+; Members of interfaces and of object type aliases.
+(interface_body
+  (property_signature
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.property)
+
+(interface_body
+  (method_signature
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+
+(type_alias_declaration
+  value: (object_type
+    (property_signature
+      name: [(property_identifier) (private_property_identifier)] @name) @definition.property))
+
+(type_alias_declaration
+  value: (object_type
+    (method_signature
+      name: [(property_identifier) (private_property_identifier)] @name) @definition.method))
+
+(enum_body
+  name: (property_identifier) @name @definition.enum_member)
+
+(enum_body
+  name: (string (string_fragment) @name) @definition.enum_member)
+
+(enum_assignment
+  name: [(property_identifier) (string (string_fragment))] @name) @definition.enum_member
+
+; Module-level bindings: a function or class value names a function or
+; class; otherwise const is a constant and let/var a variable. A
+; require() is an import, not a definition.
+(program
+  (_
+    (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))
+
+(export_statement
+  (_
+    (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function) (function_expression) (generator_function)]) @definition.function))
+
+(internal_module
+  body: (statement_block
+    (_
+      (variable_declarator
+        name: (identifier) @name
+        value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)))
+
+(program
+  (_
+    (variable_declarator
+      name: (identifier) @name
+      value: (class)) @definition.class))
+
+(export_statement
+  (_
+    (variable_declarator
+      name: (identifier) @name
+      value: (class)) @definition.class))
+
+((program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name) @definition.constant))
+  (#not-match? @definition.constant "^[^=]*=\\s*require\\s*\\("))
+
+((export_statement
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name) @definition.constant))
+  (#not-match? @definition.constant "^[^=]*=\\s*require\\s*\\("))
+
+(ambient_declaration
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name) @definition.constant))
+
+(internal_module
+  body: (statement_block
+    (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name) @definition.constant)))
+
+((program
+  (_
+    (variable_declarator
+      name: (identifier) @name) @definition.variable))
+  (#not-match? @definition.variable "^[^=]*=\\s*require\\s*\\("))
+
+((export_statement
+  (_
+    (variable_declarator
+      name: (identifier) @name) @definition.variable))
+  (#not-match? @definition.variable "^[^=]*=\\s*require\\s*\\("))
+
+(ambient_declaration
+  (_
+    (variable_declarator
+      name: (identifier) @name) @definition.variable))
+
+(internal_module
+  body: (statement_block
+    (_
+      (variable_declarator
+        name: (identifier) @name) @definition.variable)))
+
+; Methods of an object literal bound at module level: api.get().
+(program
+  (_
+    (variable_declarator
+      value: (object
+        [(method_definition
+           name: (property_identifier) @name) @definition.method
+         (pair
+           key: (property_identifier) @name
+           value: [(arrow_function) (function_expression)]) @definition.method]))))
+
+(export_statement
+  (_
+    (variable_declarator
+      value: (object
+        [(method_definition
+           name: (property_identifier) @name) @definition.method
+         (pair
+           key: (property_identifier) @name
+           value: [(arrow_function) (function_expression)]) @definition.method]))))
+
+; Functions assigned at module level: Type.prototype.m = function …,
+; exports.f = …, module.exports.f = …, Type.m = ….
+((program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @parent
+          property: (property_identifier) @_prototype)
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression)]) @definition.method))
+  (#eq? @_prototype "prototype"))
+
+((program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_exports
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression)]) @definition.function))
+  (#eq? @_exports "exports"))
+
+((program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression)]) @definition.function))
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+
+((program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @parent
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression)]) @definition.method))
+  (#not-eq? @parent "module"))
+
+; ---- references ------------------------------------------------------
+
+(call_expression
+  function: (identifier) @reference.call)
+
+(call_expression
+  function: (member_expression
+    property: [(property_identifier) (private_property_identifier)] @reference.call))
+
+(new_expression
+  constructor: (identifier) @reference.call)
+
+(new_expression
+  constructor: (member_expression
+    property: (property_identifier) @reference.call))
+
+(decorator (identifier) @reference.call)
+
+(decorator (member_expression
+  property: (property_identifier) @reference.call))
+
+(extends_clause
+  value: (identifier) @reference.type)
+
+(extends_clause
+  value: (member_expression
+    property: (property_identifier) @reference.type))
+
+(type_identifier) @reference.type
+
+(member_expression
+  property: [(property_identifier) (private_property_identifier)] @reference.member)
+
+; Any other identifier is a use by name, except a JSX tag's own name: an
+; intrinsic element (<div>) is not a reference. The predicate reads the
+; parent's text only when it starts with "<".
+((_ (identifier) @reference.name) @_parent
+  (#not-match? @_parent "(?s)^<.*>$"))
+
+(shorthand_property_identifier) @reference.name
+
+; ---- imports ---------------------------------------------------------
+
+; import x from "m"; import * as ns from "m"; import x = require("m")
+(import_statement
+  (import_clause (identifier) @import.alias)
+  source: (string (string_fragment) @import.module)) @import
+
+(import_statement
+  (import_clause (namespace_import (identifier) @import.alias))
+  source: (string (string_fragment) @import.module)) @import
+
+(import_statement
+  (import_require_clause
+    (identifier) @import.alias
+    source: (string (string_fragment) @import.module))) @import
+
+; import {a, b as c} from "m"; import type {T} from "m"
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier name: (_) @import.name)))
+  source: (string (string_fragment) @import.module)) @import
+
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (_) @import.name
+        alias: (identifier) @import.alias)))
+  source: (string (string_fragment) @import.module)) @import
+
+; import "m" (for its side effects)
+(import_statement
+  .
+  source: (string (string_fragment) @import.module)) @import
+
+; import Alias = Namespace.Name
+(import_alias
+  (identifier) @import.alias
+  [(identifier) (nested_identifier)] @import.module) @import
+
+; export {a, b as c} from "m"; export * from "m"; export * as ns from "m"
+(export_statement
+  (export_clause
+    (export_specifier name: (_) @import.name))
+  source: (string (string_fragment) @import.module)) @import
+
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (_) @import.name
+      alias: (_) @import.alias))
+  source: (string (string_fragment) @import.module)) @import
+
+(export_statement
+  "*" @import.name
+  .
+  source: (string (string_fragment) @import.module)) @import
+
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string (string_fragment) @import.module)) @import
+
+; const x = require("m"); const {a, b: c} = require("m");
+; const y = require("m").y; const z = require("m")(options); require("m").
+; The declarator stands for the statement: a declaration may hold several.
+((variable_declarator
+  name: (identifier) @import.alias
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string (string_fragment) @import.module) .))) @import
+  (#eq? @_require "require"))
+
+((variable_declarator
+  name: (object_pattern
+    (shorthand_property_identifier_pattern) @import.name)
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string (string_fragment) @import.module) .))) @import
+  (#eq? @_require "require"))
+
+((variable_declarator
+  name: (object_pattern
+    (pair_pattern
+      key: (property_identifier) @import.name
+      value: (identifier) @import.alias))
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string (string_fragment) @import.module) .))) @import
+  (#eq? @_require "require"))
+
+((variable_declarator
+  name: (identifier) @import.alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string (string_fragment) @import.module) .))
+    property: (property_identifier) @import.name)) @import
+  (#eq? @_require "require"))
+
+((variable_declarator
+  value: (call_expression
+    function: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string (string_fragment) @import.module) .)))) @import
+  (#eq? @_require "require"))
+
+((expression_statement
+  (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string (string_fragment) @import.module) .))) @import
+  (#eq? @_require "require"))
