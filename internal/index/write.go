@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/symbol"
@@ -18,7 +19,17 @@ type writer struct {
 	nextSym int64
 	symbols int64 // change in the number of symbols
 	refs    int64 // change in the number of references
+	bulk    bool  // secondary indexes dropped until commit
+
+	refRows []any // pending reference rows, flushed in batches
 }
+
+// refBatch is how many reference rows one INSERT carries: large batches
+// save most of the per-statement cost of the SQLite driver.
+const (
+	refBatch   = 64
+	refColumns = 6
+)
 
 func (ix *Index) beginWrite(ctx context.Context) (*writer, error) {
 	tx, err := ix.db.BeginTx(ctx, nil)
@@ -26,7 +37,14 @@ func (ix *Index) beginWrite(ctx context.Context) (*writer, error) {
 		return nil, fmt.Errorf("begin index update: %w", err)
 	}
 	w := &writer{tx: tx, stmts: make(map[string]*sql.Stmt)}
-	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1 FROM symbols").Scan(&w.nextSym); err != nil {
+	var files int
+	err = tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1, (SELECT count(*) FROM files) FROM symbols").Scan(&w.nextSym, &files)
+	if err == nil && files == 0 {
+		// A first build: load the tables bare, index them at commit.
+		w.bulk = true
+		_, err = tx.ExecContext(ctx, dropIndexes())
+	}
+	if err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("begin index update: %w", err)
 	}
@@ -54,6 +72,14 @@ func (w *writer) rollback() {
 }
 
 func (w *writer) commit(ctx context.Context) error {
+	if err := w.flushRefs(ctx); err != nil {
+		return err
+	}
+	if w.bulk {
+		if _, err := w.tx.ExecContext(ctx, createIndexes()); err != nil {
+			return fmt.Errorf("create indexes: %w", err)
+		}
+	}
 	for key, delta := range map[string]int64{"symbols": w.symbols, "refs": w.refs, "generation": 1} {
 		_, err := w.exec(ctx, `INSERT INTO meta(key, value) VALUES (?, ?)
 			ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value`, key, delta)
@@ -92,8 +118,30 @@ func (w *writer) deleteFile(ctx context.Context, id int64) error {
 	return wrap("delete file", err)
 }
 
+// flushRefs inserts the pending reference rows.
+func (w *writer) flushRefs(ctx context.Context) error {
+	const insert = "INSERT INTO refs(file_id, scope, name, kind, line, count) VALUES "
+	const row = "(?, ?, ?, ?, ?, ?)"
+	for len(w.refRows) > 0 {
+		n := min(len(w.refRows)/refColumns, refBatch)
+		if n < refBatch {
+			n = 1 // a short tail goes row by row, through one prepared statement
+		}
+		q := insert + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
+		if _, err := w.exec(ctx, q, w.refRows[:n*refColumns]...); err != nil {
+			return wrap("insert references", err)
+		}
+		w.refRows = w.refRows[n*refColumns:]
+	}
+	w.refRows = w.refRows[:0]
+	return nil
+}
+
 // clearFile removes what was extracted from a file, keeping its row.
 func (w *writer) clearFile(ctx context.Context, id int64) error {
+	if err := w.flushRefs(ctx); err != nil {
+		return err
+	}
 	res, err := w.exec(ctx, "DELETE FROM symbols WHERE file_id = ?", id)
 	if err != nil {
 		return wrap("delete symbols", err)
@@ -166,10 +214,11 @@ func (w *writer) putSymbols(ctx context.Context, fileID int64, f *symbol.File) e
 	}
 	w.symbols += int64(len(f.Symbols))
 	for _, r := range f.Refs {
-		_, err := w.exec(ctx, "INSERT INTO refs(file_id, scope, name, kind, line, count) VALUES (?, ?, ?, ?, ?, ?)",
-			fileID, scopes[r.Scope], r.Name, int(r.Kind), r.Line, r.Count)
-		if err != nil {
-			return wrap("insert reference", err)
+		w.refRows = append(w.refRows, fileID, scopes[r.Scope], r.Name, int(r.Kind), r.Line, r.Count)
+		if len(w.refRows) == refBatch*refColumns {
+			if err := w.flushRefs(ctx); err != nil {
+				return err
+			}
 		}
 	}
 	w.refs += int64(len(f.Refs))
