@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strings"
@@ -26,13 +27,14 @@ type extraction struct {
 	src  []byte
 	file *symbol.File
 
-	defs     []*def
-	byNode   map[uintptr]*def
-	refs     []refUse
-	nameAt   map[uint]bool // start bytes of definition names: not references
-	imports  map[importKey]int
-	impSpans [][2]uint // byte ranges of import statements: not references
-	pkgSeen  bool
+	defs    []*def
+	byNode  map[uintptr]*def
+	refs    []refUse
+	imports map[importKey]int
+	// quiet holds byte ranges with no references in them: definition
+	// names, import statements, the package clause.
+	quiet   [][2]uint
+	pkgSeen bool
 }
 
 // importKey identifies one imported name of one statement, so that two
@@ -70,7 +72,6 @@ type refUse struct {
 // each match captured.
 func (x *extraction) collect(cursor *sitter.QueryCursor, root *sitter.Node) {
 	x.byNode = make(map[uintptr]*def)
-	x.nameAt = make(map[uint]bool)
 	x.imports = make(map[importKey]int)
 	matches := cursor.Matches(x.lang.query, root, x.src)
 	for m := matches.Next(); m != nil; m = matches.Next() {
@@ -103,14 +104,19 @@ func (x *extraction) match(m *sitter.QueryMatch) {
 		case roleImport:
 			impNode = &c.Node
 		case roleImportModule:
-			imp.Module = trimQuotes(x.text(&c.Node))
+			// Some grammars (Scala) give a dotted path as sibling segments.
+			seg := trimQuotes(x.text(&c.Node))
+			if imp.Module != "" {
+				seg = imp.Module + "." + seg
+			}
+			imp.Module = seg
 		case roleImportName:
 			imp.Name = strings.TrimSpace(x.text(&c.Node))
 		case roleImportAlias:
 			imp.Alias = strings.TrimSpace(x.text(&c.Node))
 		case rolePackage:
 			// The package name is a declaration, not a use.
-			x.impSpans = append(x.impSpans, [2]uint{c.Node.StartByte(), c.Node.EndByte()})
+			x.quiet = append(x.quiet, [2]uint{c.Node.StartByte(), c.Node.EndByte()})
 			if !x.pkgSeen {
 				x.pkgSeen = true
 				x.file.Package = normalizeName(x.text(&c.Node))
@@ -130,7 +136,7 @@ func (x *extraction) match(m *sitter.QueryMatch) {
 	d.parent = parent
 	d.outer = x.outer(&d.node)
 	d.start, d.end = d.outer.StartByte(), d.outer.EndByte()
-	x.nameAt[name.StartByte()] = true
+	x.quiet = append(x.quiet, [2]uint{name.StartByte(), name.EndByte()})
 	// The same node can match several patterns; the earliest pattern in
 	// the query file wins, so queries list specific patterns first.
 	if prev, ok := x.byNode[d.node.Id()]; ok {
@@ -152,8 +158,8 @@ func (x *extraction) addImport(stmt *sitter.Node, imp symbol.Import) {
 		}
 		return
 	}
-	if n := len(x.impSpans); n == 0 || x.impSpans[n-1][0] != stmt.StartByte() {
-		x.impSpans = append(x.impSpans, [2]uint{stmt.StartByte(), stmt.EndByte()})
+	if n := len(x.quiet); n == 0 || x.quiet[n-1][0] != stmt.StartByte() {
+		x.quiet = append(x.quiet, [2]uint{stmt.StartByte(), stmt.EndByte()})
 	}
 	x.imports[k] = len(x.file.Imports)
 	imp.Line = int(stmt.StartPosition().Row) + 1
@@ -295,13 +301,15 @@ func (x *extraction) resolveRefs() {
 	seen := make(map[key]int)
 	var stack []*def
 	next := 0
-	slices.SortFunc(x.impSpans, func(a, b [2]uint) int { return cmp.Compare(a[0], b[0]) })
+	slices.SortFunc(x.quiet, func(a, b [2]uint) int { return cmp.Compare(a[0], b[0]) })
 	imp := 0
 	for _, r := range x.refs {
-		for imp < len(x.impSpans) && x.impSpans[imp][1] <= r.start {
+		// The first quiet range ending after r is the only one that can
+		// hold it: later ones start after it, earlier ones ended before.
+		for imp < len(x.quiet) && x.quiet[imp][1] <= r.start {
 			imp++
 		}
-		if x.nameAt[r.start] || imp < len(x.impSpans) && x.impSpans[imp][0] <= r.start {
+		if imp < len(x.quiet) && x.quiet[imp][0] <= r.start {
 			continue
 		}
 		for next < len(x.defs) && x.defs[next].start <= r.start {
@@ -472,4 +480,20 @@ func refRank(k symbol.RefKind) int {
 		return 2
 	}
 	return 3
+}
+
+// clampSpans keeps spans inside the first size bytes, when the parser
+// saw a newline the file does not have.
+func (x *extraction) clampSpans(size int) {
+	lines := bytes.Count(x.src[:size], []byte{'\n'}) + 1
+	for i := range x.file.Symbols {
+		sp := &x.file.Symbols[i].Span
+		sp.EndByte = min(sp.EndByte, size)
+		sp.StartByte = min(sp.StartByte, sp.EndByte)
+		sp.EndLine = min(sp.EndLine, lines)
+		sp.StartLine = min(sp.StartLine, sp.EndLine)
+	}
+	for i := range x.file.Refs {
+		x.file.Refs[i].Line = min(x.file.Refs[i].Line, lines)
+	}
 }

@@ -136,6 +136,10 @@ type rules struct {
 	// bodyDoc returns a docstring that lives inside the definition's body
 	// (Python); it is preferred to leading comments when non-empty.
 	bodyDoc func(c *defContext) string
+	// trailingNewline parses files as if they ended with a newline: the
+	// grammar's scanner loops forever on some inputs without one
+	// (tree-sitter-kotlin v1.0.1 on a final "@Annotation").
+	trailingNewline bool
 	// trimSignature is the set of trailing characters removed from a
 	// signature after the body is cut off: "{" for C-like, ":" for Python.
 	trimSignature string

@@ -82,6 +82,10 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	size := len(src)
+	if l.rules.trailingNewline && (size == 0 || src[size-1] != '\n') {
+		src = append(src[:size:size], '\n') // a copy: the caller's bytes stay as they are
+	}
 	tp.SetTimeoutMicros(parseTimeoutMicros(len(src)))
 	tree := tp.Parse(src, nil)
 	if tree == nil {
@@ -98,5 +102,8 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 	}
 	x.collect(p.cursor, root)
 	x.resolve()
+	if len(src) != size {
+		x.clampSpans(size)
+	}
 	return x.file, nil
 }
