@@ -127,10 +127,11 @@ func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", file, err)
 	}
-	version, err := checkDB(ctx, db)
+	version, tables, err := checkDB(ctx, db)
 	if err == nil && version < schemaVersion {
-		if version > 0 {
-			// An index from an older winnow: rebuild rather than misread it.
+		if tables > 0 {
+			// An index from an older winnow (or one whose creation never
+			// finished): rebuild rather than misread it.
 			db.Close()
 			if err := removeDB(file); err != nil {
 				return nil, err
@@ -146,11 +147,11 @@ func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 	return db, nil
 }
 
-// checkDB returns the schema version of an existing index, or 0 for an
-// empty database.
-func checkDB(ctx context.Context, db *sql.DB) (int, error) {
-	var appID, version, tables int
-	err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID)
+// checkDB returns the schema version of an existing index and its number
+// of tables; both are 0 for an empty database.
+func checkDB(ctx context.Context, db *sql.DB) (version, tables int, err error) {
+	var appID int
+	err = db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID)
 	if err == nil {
 		err = db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
 	}
@@ -159,17 +160,17 @@ func checkDB(ctx context.Context, db *sql.DB) (int, error) {
 	}
 	switch {
 	case err != nil && isCorruption(err):
-		return 0, fmt.Errorf("%w (%v); run `winnow index --rebuild` to build it again", ErrCorrupt, err)
+		return 0, 0, fmt.Errorf("%w (%v); run `winnow index --rebuild` to build it again", ErrCorrupt, err)
 	case err != nil:
-		return 0, err
+		return 0, 0, err
 	case appID == 0 && tables == 0:
-		return 0, nil
+		return 0, 0, nil
 	case appID != applicationID:
-		return 0, fmt.Errorf("%w: the file holds another application's database; move it away or run `winnow index --rebuild` to replace it", ErrForeign)
+		return 0, 0, fmt.Errorf("%w: the file holds another application's database; move it away or run `winnow index --rebuild` to replace it", ErrForeign)
 	case version > schemaVersion:
-		return 0, fmt.Errorf("%w (schema %d, this winnow reads %d); upgrade winnow or run `winnow index --rebuild`", ErrNewer, version, schemaVersion)
+		return 0, 0, fmt.Errorf("%w (schema %d, this winnow reads %d); upgrade winnow or run `winnow index --rebuild`", ErrNewer, version, schemaVersion)
 	}
-	return version, nil
+	return version, tables, nil
 }
 
 func isCorruption(err error) bool {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/sahilm/fuzzy"
 
 	"github.com/winnowhq/winnow/internal/symbol"
@@ -48,7 +47,7 @@ type Match struct {
 type LookupOptions struct {
 	Limit int           // at most this many matches; default 20
 	Kinds []symbol.Kind // only these kinds; empty means all
-	Exact bool          // no prefix or fuzzy matches
+	Exact bool          // only exact matches, ignoring case at most
 }
 
 const (
@@ -80,7 +79,9 @@ func (ix *Index) Lookup(ctx context.Context, query string, opts LookupOptions) (
 	}
 	var out []Match
 	for _, s := range syms {
-		out = append(out, Match{Symbol: s, How: exactness(q, s)})
+		if h := exactness(q, s); h <= HowCase || !opts.Exact {
+			out = append(out, Match{Symbol: s, How: h})
+		}
 	}
 	if !opts.Exact && len(out) < opts.Limit {
 		more, err := ix.lookupLoose(ctx, name, opts.Limit-len(out))
@@ -177,7 +178,7 @@ func fuzzyCandidates(q string, names []string, limit int) []string {
 		if abs(len(n)-len(q)) > maxDist {
 			continue
 		}
-		if d := levenshtein.ComputeDistance(lower, ln); d <= maxDist {
+		if d := editDistance(lower, ln); d <= maxDist {
 			nears = append(nears, near{n, d})
 		}
 	}
@@ -196,6 +197,34 @@ func fuzzyCandidates(q string, names []string, limit int) []string {
 		}
 	}
 	return out
+}
+
+// editDistance is the optimal string alignment distance between a and
+// b: insertions, deletions, substitutions and transpositions of adjacent
+// bytes each cost one, so that the commonest typo, two swapped letters,
+// is one edit away.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }
 
 func abs(n int) int {

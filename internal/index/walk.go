@@ -166,10 +166,17 @@ func (l *lister) walk(ctx context.Context) ([]string, error) {
 				ign.addFile("", filepath.Join(full, ".gitignore"))
 				return nil
 			}
+			// A directory skipped whole counts once: walking a node_modules
+			// only to count its files would cost more than indexing.
 			name := d.Name()
-			if slices.Contains(alwaysSkippedDirs, name) || ign.match(rel, true) ||
-				!l.opts.IncludeVendored && slices.Contains(vendoredDirs, name) ||
-				l.exclude.match(rel, true) {
+			switch {
+			case slices.Contains(alwaysSkippedDirs, name), ign.match(rel, true):
+				return fs.SkipDir
+			case !l.opts.IncludeVendored && slices.Contains(vendoredDirs, name):
+				l.count(ReasonVendored)
+				return fs.SkipDir
+			case l.exclude.match(rel, true):
+				l.count(ReasonExcluded)
 				return fs.SkipDir
 			}
 			ign.addFile(rel, filepath.Join(full, ".gitignore"))

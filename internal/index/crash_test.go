@@ -1,0 +1,98 @@
+package index
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const crashChildEnv = "WINNOW_INDEX_CRASH_CHILD"
+
+func TestMain(m *testing.M) {
+	if root := os.Getenv(crashChildEnv); root != "" {
+		crashChild(root)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// crashChild updates the index of root and stops dead halfway through,
+// holding its write transaction open until the parent kills it.
+func crashChild(root string) {
+	ix, err := Open(context.Background(), Options{Root: root, Workers: 1})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	ix.Update(context.Background(), func(done, total int) {
+		if done == total/2 {
+			fmt.Println("midway")
+			select {} // wait for SIGKILL
+		}
+	})
+	fmt.Println("error: finished before being killed")
+	os.Exit(1)
+}
+
+// TestCrashMidUpdate kills a process in the middle of an update's
+// transaction and checks that the index it leaves is the previous one,
+// intact, and that the next update completes it.
+func TestCrashMidUpdate(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"before.py": "def before(): pass\n"})
+	ix := openIndex(t, Options{Root: root})
+	update(t, ix)
+	ix.Close()
+
+	many := map[string]string{}
+	for i := range 200 {
+		many[fmt.Sprintf("new/m%03d.py", i)] = fmt.Sprintf("def after_%d(x):\n    return x\n", i)
+	}
+	writeTree(t, root, many)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+root)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if strings.TrimSpace(line) != "midway" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child: %q", line)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	ix = openIndex(t, Options{Root: root})
+	var check string
+	if err := ix.db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check after a crash: %q %v", check, err)
+	}
+	if got := quals(t, ix, "before"); len(got) != 1 {
+		t.Errorf("the previous index was lost: %v", got)
+	}
+	st, err := ix.Stats(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Files != 1 {
+		t.Errorf("a killed update left files behind: %+v", st)
+	}
+	st = update(t, ix)
+	if st.Files != 201 || st.Parsed != 200 {
+		t.Errorf("the update after a crash: %+v", st)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".winnow", "lock")); err != nil {
+		t.Errorf("lock file: %v", err)
+	}
+}
