@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -34,7 +35,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, new(usageError)):
+	case errors.As(err, new(usageError)), strings.HasPrefix(err.Error(), "unknown command"):
 		fmt.Fprintf(stderr, "winnow: %v\nRun 'winnow help' for usage.\n", err)
 		return exitUsage
 	case ctx.Err() != nil:

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDependencyRules enforces the layering of ARCHITECTURE.md: the
+// vocabulary packages import only the standard library (and their one
+// chosen module), and no package imports cli.
+func TestDependencyRules(t *testing.T) {
+	const mod = "github.com/winnowhq/winnow/"
+	allowed := map[string][]string{
+		"internal/symbol": nil,
+		"internal/tokens": {"github.com/tiktoken-go/tokenizer"},
+		"internal/config": {"github.com/BurntSushi/toml"},
+	}
+	for pkg, extra := range allowed {
+		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, mod+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		for _, imp := range strings.Fields(string(out)) {
+			std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+			if !std && !slices.Contains(extra, imp) {
+				t.Errorf("%s must not import %s", pkg, imp)
+			}
+		}
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		for _, imp := range fields[1:] {
+			if imp == mod+"internal/cli" && fields[0] != mod+"cmd/winnow" {
+				t.Errorf("%s imports internal/cli; only cmd/winnow may", fields[0])
+			}
+		}
+	}
+}
