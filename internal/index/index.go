@@ -1,12 +1,3 @@
-// Package index builds, stores and queries the symbol index of a source
-// tree: every definition with its kind, qualified name, signature, doc
-// and span, and every file's imports and references, in a SQLite file
-// that several processes can read while one updates it.
-//
-// It finds files (git-aware), decides which to skip, parses the rest in
-// parallel with package lang and keeps the database in step with the
-// tree, re-parsing only files whose content changed. It does not rank
-// or pack context; package retrieve does that on top of it.
 package index
 
 import (

@@ -1,10 +1,3 @@
-// Package lang knows the programming languages winnow reads: which file
-// names belong to which language, the tree-sitter grammar for each, and
-// winnow's own queries that find definitions, references and imports in
-// a syntax tree. A Parser turns one source file into a symbol.File.
-//
-// It does not walk directories, decide which files to skip, or store
-// anything; package index does that.
 package lang
 
 import (

@@ -1,0 +1,70 @@
+/*
+Package index builds, stores and queries the symbol index of a source
+tree: every definition with its kind, qualified name, signature, doc
+and span, and every file's imports and references, in a SQLite file
+that several processes can read while one updates it.
+
+It finds files (git-aware), decides which to skip, parses the rest in
+parallel with package lang and keeps the database in step with the
+tree, re-parsing only files whose content changed. It does not rank
+or pack context; package retrieve does that on top of it.
+
+# On disk
+
+An index is one SQLite database, index.db, in the index directory
+(<root>/.winnow by default, which also gets a .gitignore of its own),
+next to a lock file. SQLite runs in WAL mode, so any number of
+processes read while one writes, and readers never see a half-written
+update.
+
+	meta(key, value)          symbols, refs: running totals;
+	                          generation: bumped by every update;
+	                          updated: time of the last update
+	files(id, path, lang, hash, size, mtime, skip, has_error, package)
+	symbols(id, file_id, name, qual, kind, parent, start_line, end_line,
+	        start_byte, end_byte, signature, doc, visibility)
+	refs(file_id, scope, name, kind, line, count)
+	imports(file_id, module, name, alias, line)
+
+Paths are slash-separated and relative to the root. hash is the first 16
+bytes of the SHA-256 of the content. A file skipped for its content
+(binary, not UTF-8, generated, minified, too large, unparseable) keeps a
+row with its reason in skip and nothing else, so that it is not read
+again until it changes; files skipped for their path are never stored.
+kind and visibility hold the codes of symbol.Kind and
+symbol.Visibility, which only ever grow. refs.scope is the id of the
+innermost definition holding the uses, or 0 for the top level; a row
+aggregates all uses of one name of one kind in one scope.
+
+Symbol ids are assigned by the writer, not by SQLite, so that a file's
+references can point at its definitions without reading them back.
+
+# Updating
+
+An update lists the tree (git ls-files, or a walk honouring .gitignore),
+compares each file's size and modification time with its row, and reads
+only the files that differ. A file whose content hash is unchanged gets
+its new stat recorded; one whose hash matches a vanished file is that
+file renamed, and its row simply moves; the rest are parsed on
+Options.Workers goroutines while a single writer stores the results.
+Rows of files that vanished are deleted last.
+
+Everything happens in one transaction, so an update that fails, is
+cancelled or is killed leaves the previous index intact. Updates take an
+exclusive lock on the lock file (flock, released by the kernel if the
+process dies), so concurrent updates from several processes run one
+after the other. The first build of an empty index drops the secondary
+indexes and recreates them at commit, which is much faster than
+maintaining them row by row.
+
+# Versions
+
+PRAGMA application_id marks the file as a winnow index and PRAGMA
+user_version holds the schema version (schemaVersion). Open refuses a
+database of another application (ErrForeign), a file that is not a
+database (ErrCorrupt) and an index from a newer winnow (ErrNewer), each
+with an error that names `winnow index --rebuild`. An index with an older
+schema is deleted and rebuilt: it is never read with the wrong layout.
+Any change to the tables, or to what a column means, bumps schemaVersion.
+*/
+package index
