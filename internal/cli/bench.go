@@ -49,6 +49,9 @@ load, which the report shows; compare the ratios.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Runs < 1 {
+				return usageError{fmt.Errorf("--runs %d: must be at least 1", opts.Runs)}
+			}
 			if opts.Winnow == "" {
 				exe, err := os.Executable()
 				if err != nil {
