@@ -17,11 +17,17 @@ type Lookup struct {
 	// Exact is a lookup without the prefix and fuzzy fallback.
 	Exact Durations `json:"exact"`
 	// Default is a lookup as the commands do it: up to 20 matches, with
-	// the prefix and fuzzy fallback when fewer are exact.
+	// the prefix fallback when fewer are exact.
 	Default Durations `json:"default"`
-	// First is the first default lookup of an open index, which loads
-	// the list of names the fallback searches; it is part of Default too.
-	First Millis `json:"default_first_ms"`
+	// Typo is a default lookup of a sampled name with two adjacent
+	// letters swapped, so that only the fuzzy search can answer.
+	Typo Durations `json:"typo"`
+	// First is the first typo lookup of an open index, which loads the
+	// list of names the fuzzy search scans; it is part of Typo too.
+	First Millis `json:"typo_first_ms"`
+	// TypoFound counts typo lookups whose matches include the name that
+	// was misspelled.
+	TypoFound int `json:"typo_found"`
 	// Misses counts exact lookups that found nothing, which should be
 	// none.
 	Misses int `json:"misses"`
@@ -47,11 +53,52 @@ func (b *treeBench) lookup(ctx context.Context, ix *index.Index) (Lookup, error)
 	if err != nil {
 		return l, err
 	}
-	l.Exact, l.Default = summarize(exact), summarize(def)
-	if len(def) > 0 {
-		l.First = Millis(def[0])
+	b.logf("lookup of %d names with a typo", len(names))
+	typos, err := timeTypos(ctx, ix, names, &l.TypoFound)
+	if err != nil {
+		return l, err
+	}
+	l.Exact, l.Default, l.Typo = summarize(exact), summarize(def), summarize(typos)
+	if len(typos) > 0 {
+		l.First = Millis(typos[0])
 	}
 	return l, nil
+}
+
+// timeTypos looks up each name with its first two differing adjacent
+// letters (after the first) swapped, counting in found the lookups that
+// still find the name.
+func timeTypos(ctx context.Context, ix *index.Index, names []string, found *int) ([]time.Duration, error) {
+	var ds []time.Duration
+	for _, name := range names {
+		typo := swapLetters(name)
+		if typo == "" {
+			continue
+		}
+		start := time.Now()
+		ms, err := ix.Lookup(ctx, typo, index.LookupOptions{Limit: 20})
+		ds = append(ds, time.Since(start))
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(ms, func(m index.Match) bool { return m.Name == name }) {
+			*found++
+		}
+	}
+	return ds, nil
+}
+
+// swapLetters swaps the first pair of differing adjacent bytes after the
+// first byte, or returns "" when the name has none.
+func swapLetters(name string) string {
+	b := []byte(name)
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] != b[i+1] && b[i] < 0x80 && b[i+1] < 0x80 {
+			b[i], b[i+1] = b[i+1], b[i]
+			return string(b)
+		}
+	}
+	return ""
 }
 
 // timeLookups looks up each name and returns the latencies in order,
@@ -73,34 +120,21 @@ func timeLookups(ctx context.Context, ix *index.Index, names []string, opts inde
 }
 
 // sampleNames returns up to n distinct names defined in the index, in a
-// random order fixed by sampleSeed. The index offers no list of names,
-// so they come from every file's symbols.
+// random order fixed by sampleSeed.
 func sampleNames(ctx context.Context, ix *index.Index, n int) ([]string, error) {
-	files, err := ix.Files(ctx, "")
+	all, err := ix.Names(ctx)
 	if err != nil {
 		return nil, err
 	}
-	seen := make(map[string]bool)
-	for _, f := range files {
-		if f.Skip != "" {
-			continue
+	var names []string
+	for _, name := range all {
+		// A dot or a "::" would make the lookup read a qualified name.
+		if name != "" && name == strings.TrimSpace(name) && !strings.ContainsAny(name, ".:") {
+			names = append(names, name)
 		}
-		syms, err := ix.FileSymbols(ctx, f.Path)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range syms {
-			// A dot or a "::" would make the lookup read a qualified name.
-			if s.Name != "" && s.Name == strings.TrimSpace(s.Name) && !strings.ContainsAny(s.Name, ".:") {
-				seen[s.Name] = true
-			}
-		}
-	}
-	names := make([]string, 0, len(seen))
-	for name := range seen {
-		names = append(names, name)
 	}
 	slices.Sort(names)
+	names = slices.Compact(names)
 	rng := rand.New(rand.NewPCG(sampleSeed, sampleSeed))
 	rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 	return names[:min(n, len(names))], nil

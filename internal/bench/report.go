@@ -56,6 +56,7 @@ func (t *Tree) checks() []Check {
 		under("update cli", "p50", t.Update.CLI.P50, targetUpdate),
 		under("lookup exact", "p95", t.Lookup.Exact.P95, targetLookupP95),
 		under("lookup default", "p95", t.Lookup.Default.P95, targetLookupP95),
+		under("lookup typo", "p95", t.Lookup.Typo.P95, targetLookupP95),
 	}
 }
 
@@ -116,11 +117,12 @@ func (t *Tree) writeText(w io.Writer) error {
 	row("update 1 file: winnow index p50 / p95", p50p95(t.Update.CLI), "", "", "update cli")
 	row("lookup exact p50 / p95 / max", p50p95max(t.Lookup.Exact), "", "", "lookup exact")
 	row("lookup default p50 / p95 / max", p50p95max(t.Lookup.Default), "", "", "lookup default")
-	row("lookup default, first", t.Lookup.First.String(), "", "", "")
+	row("lookup typo p50 / p95 / max", p50p95max(t.Lookup.Typo), "", "", "lookup typo")
+	row("lookup typo, first", t.Lookup.First.String(), "", "", "")
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n  touched %s (%d bytes); looked up %d names", t.Update.File, t.Update.Bytes, t.Lookup.Names)
+	fmt.Fprintf(w, "\n  touched %s (%d bytes); looked up %d names (a typo of %d found the name)", t.Update.File, t.Update.Bytes, t.Lookup.Names, t.Lookup.TypoFound)
 	if t.Lookup.Misses > 0 {
 		fmt.Fprintf(w, ", %d found nothing", t.Lookup.Misses)
 	}

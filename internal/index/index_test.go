@@ -358,7 +358,8 @@ PARSE_LIMIT = 10
 		{"parser.PARSE", LookupOptions{Exact: true}, []string{"case Parser.parse parser.py"}},
 		{"Other.parse", LookupOptions{Exact: true}, nil},
 		{"Other.parse", LookupOptions{Limit: 2}, []string{"name Parser.parse parser.py", "name parse parser.py"}},
-		{"parse", LookupOptions{Kinds: []symbol.Kind{symbol.Function}}, []string{"exact parse parser.py", "fuzzy test_parse tests/test_parser.py"}},
+		{"parse", LookupOptions{Kinds: []symbol.Kind{symbol.Function}}, []string{"exact parse parser.py"}},
+		{"test_pasre", LookupOptions{}, []string{"fuzzy test_parse tests/test_parser.py"}},
 		{"parse_al", LookupOptions{}, []string{"prefix Parser.parse_all parser.py"}},
 		{"pasre", LookupOptions{Limit: 2}, []string{"fuzzy Parser.parse parser.py", "fuzzy parse parser.py"}},
 	}

@@ -57,8 +57,9 @@ const (
 
 // Lookup finds definitions by name: exact matches of the name or of a
 // qualified name ("Class.method", "pkg.Func", "a::b"), then the same
-// ignoring case, then names starting with the query, then fuzzy
-// matches (subsequence, and edit distance for typos). Within each tier,
+// ignoring case, then names starting with the query; only when none of
+// those exist, fuzzy matches (typos by edit distance, then the query's
+// letters in order). Within each tier,
 // types and functions come before fields and variables and code before
 // tests.
 func (ix *Index) Lookup(ctx context.Context, query string, opts LookupOptions) ([]Match, error) {
@@ -84,7 +85,7 @@ func (ix *Index) Lookup(ctx context.Context, query string, opts LookupOptions) (
 		}
 	}
 	if !opts.Exact && len(out) < opts.Limit {
-		more, err := ix.lookupLoose(ctx, name, opts.Limit-len(out))
+		more, err := ix.lookupLoose(ctx, name, len(out))
 		if err != nil {
 			return nil, err
 		}
@@ -115,44 +116,64 @@ func qualMatches(qual, q string) bool {
 	return qual == q || strings.HasSuffix(qual, "."+q)
 }
 
-// lookupLoose finds prefix and fuzzy matches of name, excluding exact ones.
-func (ix *Index) lookupLoose(ctx context.Context, name string, limit int) ([]Match, error) {
-	names, err := ix.names(ctx)
+// lookupLoose finds names that start with name and, when nothing at all
+// matched so far, near misses: a fuzzy search costs a pass over every
+// name, so it runs only when it is the one chance of an answer.
+func (ix *Index) lookupLoose(ctx context.Context, name string, found int) ([]Match, error) {
+	prefix, err := ix.prefixNames(ctx, name, maxFuzzyNames)
 	if err != nil {
 		return nil, err
 	}
-	lower := strings.ToLower(name)
-	var prefix, fuzzyNames []string
-	for _, n := range names {
-		ln := strings.ToLower(n)
-		if ln != lower && strings.HasPrefix(ln, lower) {
-			prefix = append(prefix, n)
-		}
+	out, err := ix.symbolsNamed(ctx, prefix, HowPrefix)
+	if err != nil || found+len(out) > 0 {
+		return out, err
 	}
-	slices.SortFunc(prefix, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
-	prefix = prefix[:min(len(prefix), maxFuzzyNames)]
-	if len(prefix) < limit {
-		fuzzyNames = fuzzyCandidates(name, names, maxFuzzyNames)
+	list, err := ix.nameList(ctx)
+	if err != nil {
+		return nil, err
 	}
-	var out []Match
-	for _, group := range []struct {
-		names []string
-		how   How
-	}{{prefix, HowPrefix}, {fuzzyNames, HowFuzzy}} {
-		if len(group.names) == 0 {
-			continue
+	return ix.symbolsNamed(ctx, fuzzyCandidates(name, list, maxFuzzyNames), HowFuzzy)
+}
+
+// prefixNames returns up to limit distinct names that start with prefix,
+// ignoring case, shortest first, excluding prefix itself. It reads a
+// range of the case-insensitive name index.
+func (ix *Index) prefixNames(ctx context.Context, prefix string, limit int) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT name FROM symbols
+		WHERE name > ?1 COLLATE NOCASE AND name < ?1 || x'ff' COLLATE NOCASE
+		ORDER BY length(name), name LIMIT ?2`, prefix, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read names: %w", err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, fmt.Errorf("read names: %w", err)
 		}
-		syms, err := ix.querySymbols(ctx, "WHERE s.name IN ("+placeholders(len(group.names))+")", anySlice(group.names)...)
-		if err != nil {
-			return nil, err
-		}
-		rank := make(map[string]int, len(group.names))
-		for i, n := range group.names {
-			rank[n] = i
-		}
-		for _, s := range syms {
-			out = append(out, Match{Symbol: s, How: group.how, nameRank: rank[s.Name]})
-		}
+		names = append(names, n)
+	}
+	return names, rows.Err()
+}
+
+// symbolsNamed returns the symbols with the given names as matches of
+// one tier, ranked by the order of names.
+func (ix *Index) symbolsNamed(ctx context.Context, names []string, how How) ([]Match, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	syms, err := ix.querySymbols(ctx, "WHERE s.name IN ("+placeholders(len(names))+")", anySlice(names)...)
+	if err != nil {
+		return nil, err
+	}
+	rank := make(map[string]int, len(names))
+	for i, n := range names {
+		rank[n] = i
+	}
+	out := make([]Match, len(syms))
+	for i, s := range syms {
+		out[i] = Match{Symbol: s, How: how, nameRank: rank[s.Name]}
 	}
 	return out, nil
 }
@@ -160,7 +181,7 @@ func (ix *Index) lookupLoose(ctx context.Context, name string, limit int) ([]Mat
 // fuzzyCandidates ranks near misses by edit distance (typos) first,
 // then names holding the query's letters in order (camelCase and
 // separator aware), leaving out exact and prefix matches.
-func fuzzyCandidates(q string, names []string, limit int) []string {
+func fuzzyCandidates(q string, list *nameList, limit int) []string {
 	lower := strings.ToLower(q)
 	maxDist := max(1, (len(q)+2)/4)
 	type near struct {
@@ -169,8 +190,8 @@ func fuzzyCandidates(q string, names []string, limit int) []string {
 	}
 	var nears []near
 	seen := make(map[string]bool)
-	for _, n := range names {
-		ln := strings.ToLower(n)
+	for i, n := range list.names {
+		ln := list.lower[i]
 		if strings.HasPrefix(ln, lower) {
 			seen[n] = true // an exact or prefix match already
 			continue
@@ -188,7 +209,7 @@ func fuzzyCandidates(q string, names []string, limit int) []string {
 		out = append(out, n.name)
 		seen[n.name] = true
 	}
-	for _, m := range fuzzy.Find(q, names) {
+	for _, m := range fuzzy.Find(q, list.names) {
 		if len(out) == limit {
 			break
 		}
@@ -234,43 +255,59 @@ func abs(n int) int {
 	return n
 }
 
-// names returns the distinct symbol names, cached until the index
-// changes.
-func (ix *Index) names(ctx context.Context) ([]string, error) {
+// Names returns the distinct names of all definitions. The list is read
+// once and kept until the index changes; callers must not modify it.
+func (ix *Index) Names(ctx context.Context) ([]string, error) {
+	list, err := ix.nameList(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return list.names, nil
+}
+
+// nameList is the cached list of distinct names, with their lower-case
+// forms for case-insensitive matching.
+type nameList struct {
+	gen   string // the index generation it was read at
+	names []string
+	lower []string
+}
+
+// nameCache holds the nameList of an index.
+type nameCache struct {
+	sync.Mutex
+	list *nameList
+}
+
+func (ix *Index) nameList(ctx context.Context) (*nameList, error) {
 	var gen string
 	if err := ix.db.QueryRowContext(ctx, "SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')").Scan(&gen); err != nil {
 		return nil, fmt.Errorf("read index generation: %w", err)
 	}
 	ix.nameCache.Lock()
 	defer ix.nameCache.Unlock()
-	if ix.nameCache.names != nil && ix.nameCache.gen == gen {
-		return ix.nameCache.names, nil
+	if l := ix.nameCache.list; l != nil && l.gen == gen {
+		return l, nil
 	}
 	rows, err := ix.db.QueryContext(ctx, "SELECT DISTINCT name FROM symbols")
 	if err != nil {
 		return nil, fmt.Errorf("read names: %w", err)
 	}
 	defer rows.Close()
-	names := []string{}
+	l := &nameList{gen: gen, names: []string{}}
 	for rows.Next() {
 		var n string
 		if err := rows.Scan(&n); err != nil {
 			return nil, fmt.Errorf("read names: %w", err)
 		}
-		names = append(names, n)
+		l.names = append(l.names, n)
+		l.lower = append(l.lower, strings.ToLower(n))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read names: %w", err)
 	}
-	ix.nameCache.names, ix.nameCache.gen = names, gen
-	return names, nil
-}
-
-// nameCache holds the distinct names of an index for fuzzy lookups.
-type nameCache struct {
-	sync.Mutex
-	gen   string
-	names []string
+	ix.nameCache.list = l
+	return l, nil
 }
 
 func filterKinds(ms []Match, kinds []symbol.Kind) []Match {

@@ -236,6 +236,10 @@ func (x *extraction) containerQual(d *def) string {
 		pkg = x.file.Package
 	}
 	switch {
+	case d.parent != "" && d.enclosing != nil && !d.enclosing.scope &&
+		(d.enclosing.kind == symbol.Namespace || d.enclosing.kind == symbol.Module):
+		// namespace net { void Conn::Send() {} } defines net.Conn.Send.
+		return join(d.enclosing.qual, d.parent)
 	case d.parent != "":
 		return join(pkg, d.parent)
 	case d.enclosing != nil:

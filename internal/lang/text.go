@@ -12,7 +12,7 @@ func normalizeName(s string) string {
 	s = strings.TrimLeft(s, "*&")
 	// Cut generic arguments and parameter lists, but not operator names
 	// such as "=<<" or "[]=": only a bracket right after a name starts them.
-	if i := strings.IndexAny(s, "<[("); i > 0 && isNameByte(s[i-1]) {
+	if i := strings.IndexAny(s, "<[("); i > 0 && isNameByte(s[i-1]) && !strings.HasPrefix(s, "operator") {
 		s = s[:i]
 	}
 	s = strings.ReplaceAll(s, "::", ".")
