@@ -147,6 +147,25 @@ func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 	return db, nil
 }
 
+// openCurrent opens an existing index whose schema is the current one.
+// Anything else (no index yet, an old, foreign or broken one) reports
+// false, for openDB to handle under the writers' lock.
+func openCurrent(ctx context.Context, dir string) (*sql.DB, bool) {
+	file := filepath.Join(dir, dbName)
+	if _, err := os.Stat(file); err != nil {
+		return nil, false
+	}
+	db, err := sql.Open("sqlite", dsn(file))
+	if err != nil {
+		return nil, false
+	}
+	if version, _, err := checkDB(ctx, db); err != nil || version != schemaVersion {
+		db.Close()
+		return nil, false
+	}
+	return db, true
+}
+
 // checkDB returns the schema version of an existing index and its number
 // of tables; both are 0 for an empty database.
 func checkDB(ctx context.Context, db *sql.DB) (version, tables int, err error) {

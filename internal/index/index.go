@@ -79,6 +79,13 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 	if err := makeIndexDir(root, dir); err != nil {
 		return nil, err
 	}
+	if !opts.Rebuild {
+		// An index of this schema opens without waiting for a writer:
+		// readers see the last committed update.
+		if db, ok := openCurrent(ctx, dir); ok {
+			return &Index{root: root, dir: dir, opts: opts, db: db, log: opts.Logger}, nil
+		}
+	}
 	// Creating, rebuilding or migrating the database is a write: take the
 	// writers' lock so that a concurrent Update never sees it half made.
 	lock, err := lockFile(filepath.Join(dir, "lock"), true)

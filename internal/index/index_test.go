@@ -567,3 +567,34 @@ func TestCancelledUpdateKeepsIndex(t *testing.T) {
 		t.Errorf("a cancelled update left %d symbols behind", len(got))
 	}
 }
+
+// TestOpenDuringUpdate opens an existing index while another writer holds
+// the update lock: readers must not wait for writers.
+func TestOpenDuringUpdate(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.py": "def a(): pass\n"})
+	ix := openIndex(t, Options{Root: root})
+	update(t, ix)
+	lock, err := lockFile(filepath.Join(ix.Dir(), "lock"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.unlock()
+	opened := make(chan error, 1)
+	go func() {
+		ix2, err := Open(context.Background(), Options{Root: root})
+		if err == nil {
+			_, err = ix2.Lookup(context.Background(), "a", LookupOptions{})
+			ix2.Close()
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Open waited for the update lock")
+	}
+}
