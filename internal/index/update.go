@@ -94,14 +94,18 @@ func (ix *Index) update(ctx context.Context, only []string, progress Progress) (
 	if err != nil {
 		return nil, err
 	}
+	listed := time.Now()
 	u := &updater{ix: ix, stats: &Stats{Skipped: l.skipped}}
 	if err := u.run(ctx, cands, prev, progress); err != nil {
 		return nil, err
 	}
+	written := time.Now()
 	if err := ix.fillTotals(ctx, u.stats); err != nil {
 		return nil, err
 	}
 	u.stats.Duration = time.Since(start)
+	ix.log.Debug("update", "list", listed.Sub(start), "parse_write", written.Sub(listed),
+		"totals", time.Since(written), "parsed", u.stats.Parsed, "unchanged", u.stats.Unchanged)
 	return u.stats, nil
 }
 
@@ -196,6 +200,9 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 		}
 	}
 
+	if len(jobs) == 0 && len(gone) == 0 {
+		return nil // nothing changed: no transaction, and the generation stays
+	}
 	w, err := u.ix.beginWrite(ctx)
 	if err != nil {
 		return err
