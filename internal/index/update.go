@@ -187,7 +187,9 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 		old := prev[c.path]
 		delete(prev, c.path)
 		if old != nil && old.size == c.size && old.mtime == c.mtime {
-			u.stats.Unchanged++
+			if old.skip == "" {
+				u.stats.Unchanged++ // a file skipped for its content stays counted as skipped
+			}
 			continue
 		}
 		jobs = append(jobs, job{cand: c, old: old})
