@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -40,7 +41,8 @@ type Match struct {
 	symbol.Symbol
 	How How `json:"match"`
 
-	nameRank int // within a tier: how close the name is to the query, best first
+	nameRank int   // within a tier: how close the name is to the query, best first
+	id       int64 // symbols.id, to read the details of the matches kept
 }
 
 // LookupOptions narrow a Lookup.
@@ -74,14 +76,16 @@ func (ix *Index) Lookup(ctx context.Context, query string, opts LookupOptions) (
 	if name == "" {
 		return nil, fmt.Errorf("lookup %q: the name ends with a dot", query)
 	}
-	syms, err := ix.querySymbols(ctx, "WHERE s.name = ? COLLATE NOCASE", name)
+	// Rank on brief rows; read signatures and docs for the winners only
+	// (a name like __init__ has thousands of definitions).
+	syms, err := ix.queryBrief(ctx, "WHERE s.name = ? COLLATE NOCASE", name)
 	if err != nil {
 		return nil, err
 	}
 	var out []Match
-	for _, s := range syms {
-		if h := exactness(q, s); h <= HowCase || !opts.Exact {
-			out = append(out, Match{Symbol: s, How: h})
+	for _, m := range syms {
+		if m.How = exactness(q, m.Symbol); m.How <= HowCase || !opts.Exact {
+			out = append(out, m)
 		}
 	}
 	if !opts.Exact && len(out) < opts.Limit {
@@ -95,7 +99,64 @@ func (ix *Index) Lookup(ctx context.Context, query string, opts LookupOptions) (
 	slices.SortStableFunc(out, func(a, b Match) int {
 		return cmp.Or(cmp.Compare(a.How, b.How), cmp.Compare(a.nameRank, b.nameRank), compareDefinitions(&a.Symbol, &b.Symbol))
 	})
-	return out[:min(len(out), opts.Limit)], nil
+	out = out[:min(len(out), opts.Limit)]
+	return out, ix.fillDetails(ctx, out)
+}
+
+// briefColumns are the columns ranking needs.
+const briefColumns = "s.id, f.path, s.name, s.qual, s.kind, s.visibility, s.start_line"
+
+// queryBrief reads matches with only briefColumns filled in.
+func (ix *Index) queryBrief(ctx context.Context, where string, args ...any) ([]Match, error) {
+	rows, err := ix.db.QueryContext(ctx, "SELECT "+briefColumns+symbolsFrom+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("query symbols: %w", err)
+	}
+	defer rows.Close()
+	var out []Match
+	for rows.Next() {
+		var m Match
+		var kind, vis int
+		if err := rows.Scan(&m.id, &m.Path, &m.Name, &m.Qual, &kind, &vis, &m.Span.StartLine); err != nil {
+			return nil, fmt.Errorf("query symbols: %w", err)
+		}
+		m.Kind, m.Visibility = symbol.Kind(kind), symbol.Visibility(vis)
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// fillDetails replaces brief matches with their full symbols.
+func (ix *Index) fillDetails(ctx context.Context, ms []Match) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	ids := make([]any, len(ms))
+	for i, m := range ms {
+		ids[i] = m.id
+	}
+	rows, err := ix.db.QueryContext(ctx, "SELECT "+symbolColumns+symbolsFrom+"WHERE s.id IN ("+placeholders(len(ids))+")", ids...)
+	if err != nil {
+		return fmt.Errorf("query symbols: %w", err)
+	}
+	defer rows.Close()
+	full := make(map[int64]symbol.Symbol, len(ms))
+	for rows.Next() {
+		id, s, err := scanSymbol(rows)
+		if err != nil {
+			return fmt.Errorf("query symbols: %w", err)
+		}
+		full[id] = s
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("query symbols: %w", err)
+	}
+	for i := range ms {
+		if s, ok := full[ms[i].id]; ok {
+			ms[i].Symbol = s
+		}
+	}
+	return nil
 }
 
 // exactness grades a symbol whose name equals the query's last segment,
@@ -163,7 +224,9 @@ func (ix *Index) symbolsNamed(ctx context.Context, names []string, how How) ([]M
 	if len(names) == 0 {
 		return nil, nil
 	}
-	syms, err := ix.querySymbols(ctx, "WHERE s.name IN ("+placeholders(len(names))+")", anySlice(names)...)
+	// The name index is case-insensitive: compare the same way to use it,
+	// then keep the exact names.
+	ms, err := ix.queryBrief(ctx, "WHERE s.name COLLATE NOCASE IN ("+placeholders(len(names))+")", anySlice(names)...)
 	if err != nil {
 		return nil, err
 	}
@@ -171,53 +234,88 @@ func (ix *Index) symbolsNamed(ctx context.Context, names []string, how How) ([]M
 	for i, n := range names {
 		rank[n] = i
 	}
-	out := make([]Match, len(syms))
-	for i, s := range syms {
-		out[i] = Match{Symbol: s, How: how, nameRank: rank[s.Name]}
+	out := ms[:0]
+	for _, m := range ms {
+		if r, ok := rank[m.Name]; ok {
+			m.How, m.nameRank = how, r
+			out = append(out, m)
+		}
 	}
 	return out, nil
 }
 
 // fuzzyCandidates ranks near misses by edit distance (typos) first,
-// then names holding the query's letters in order (camelCase and
-// separator aware), leaving out exact and prefix matches.
+// then names holding the query's letters in order (ranked camelCase and
+// separator aware), leaving out exact and prefix matches. Cheap filters
+// (length, letters present) spare most names the edit-distance table.
 func fuzzyCandidates(q string, list *nameList, limit int) []string {
 	lower := strings.ToLower(q)
+	qmask := letterMask(lower)
 	maxDist := max(1, (len(q)+2)/4)
 	type near struct {
 		name string
 		dist int
 	}
 	var nears []near
-	seen := make(map[string]bool)
-	for i, n := range list.names {
-		ln := list.lower[i]
+	var subseq []string
+	for i, ln := range list.lower {
 		if strings.HasPrefix(ln, lower) {
-			seen[n] = true // an exact or prefix match already
+			continue // an exact or prefix match already
+		}
+		if isSubsequence(lower, ln) {
+			subseq = append(subseq, list.names[i])
 			continue
 		}
-		if abs(len(n)-len(q)) > maxDist {
+		m := list.masks[i]
+		if abs(len(ln)-len(lower)) > maxDist || bits.OnesCount64(qmask&^m) > maxDist || bits.OnesCount64(m&^qmask) > maxDist {
 			continue
 		}
 		if d := editDistance(lower, ln); d <= maxDist {
-			nears = append(nears, near{n, d})
+			nears = append(nears, near{list.names[i], d})
 		}
 	}
 	slices.SortFunc(nears, func(a, b near) int { return cmp.Or(cmp.Compare(a.dist, b.dist), strings.Compare(a.name, b.name)) })
 	var out []string
 	for _, n := range nears[:min(len(nears), limit)] {
 		out = append(out, n.name)
-		seen[n.name] = true
 	}
-	for _, m := range fuzzy.Find(q, list.names) {
+	for _, m := range fuzzy.Find(q, subseq) {
 		if len(out) == limit {
 			break
 		}
-		if !seen[m.Str] {
-			out = append(out, m.Str)
-		}
+		out = append(out, m.Str)
 	}
 	return out
+}
+
+// isSubsequence reports whether the bytes of q appear in s in order.
+func isSubsequence(q, s string) bool {
+	i := 0
+	for j := 0; i < len(q) && j < len(s); j++ {
+		if q[i] == s[j] {
+			i++
+		}
+	}
+	return i == len(q)
+}
+
+// letterMask has a bit for each letter, digit and '_' in s (and one for
+// everything else): what a name must share with a near miss.
+func letterMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z':
+			m |= 1 << (c - 'a')
+		case c >= '0' && c <= '9':
+			m |= 1 << (26 + c - '0')
+		case c == '_':
+			m |= 1 << 36
+		default:
+			m |= 1 << 63
+		}
+	}
+	return m
 }
 
 // editDistance is the optimal string alignment distance between a and
@@ -271,6 +369,7 @@ type nameList struct {
 	gen   string // the index generation it was read at
 	names []string
 	lower []string
+	masks []uint64 // letterMask of lower
 }
 
 // nameCache holds the nameList of an index.
@@ -301,7 +400,9 @@ func (ix *Index) nameList(ctx context.Context) (*nameList, error) {
 			return nil, fmt.Errorf("read names: %w", err)
 		}
 		l.names = append(l.names, n)
-		l.lower = append(l.lower, strings.ToLower(n))
+		ln := strings.ToLower(n)
+		l.lower = append(l.lower, ln)
+		l.masks = append(l.masks, letterMask(ln))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read names: %w", err)

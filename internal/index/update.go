@@ -211,6 +211,7 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 	}
 	defer w.rollback()
 
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := u.parseAll(ctx, jobs)
@@ -229,11 +230,13 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 			progress(done, len(jobs))
 		}
 	}
+	// A cancelled update fails its statements too ("statement is
+	// closed"): report the cancellation, which is the cause.
+	if err := parent.Err(); err != nil {
+		return err
+	}
 	if werr != nil {
 		return werr
-	}
-	if err := ctx.Err(); err != nil {
-		return err
 	}
 	for _, r := range gone {
 		if r.id == 0 {
