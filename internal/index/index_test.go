@@ -393,9 +393,16 @@ func TestEditDistance(t *testing.T) {
 	}{
 		{"", "", 0}, {"", "abc", 3}, {"parse", "parse", 0}, {"pasre", "parse", 1},
 		{"parse", "parser", 1}, {"prase", "parse", 1}, {"kitten", "sitting", 3}, {"ab", "ba", 1},
+		{"abcdef", "badcfe", 3}, {"a", "bcdef", 5}, {"test_simplify", "tset_simplify", 1},
 	} {
 		if got := editDistance(tt.a, tt.b); got != tt.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		for limit := range 5 {
+			want := min(tt.want, limit+1)
+			if got := editDistanceWithin(tt.a, tt.b, limit); got != want {
+				t.Errorf("editDistanceWithin(%q, %q, %d) = %d, want %d", tt.a, tt.b, limit, got, want)
+			}
 		}
 	}
 }

@@ -251,26 +251,29 @@ func (ix *Index) symbolsNamed(ctx context.Context, names []string, how How) ([]M
 func fuzzyCandidates(q string, list *nameList, limit int) []string {
 	lower := strings.ToLower(q)
 	qmask := letterMask(lower)
-	maxDist := max(1, (len(q)+2)/4)
+	// One edit in four letters, at most three: beyond that a "near miss"
+	// is another name.
+	maxDist := min(3, max(1, (len(q)+2)/4))
 	type near struct {
 		name string
 		dist int
 	}
 	var nears []near
 	var subseq []string
+	var dist distance
 	for i, ln := range list.lower {
 		if strings.HasPrefix(ln, lower) {
 			continue // an exact or prefix match already
 		}
-		if isSubsequence(lower, ln) {
+		m := list.masks[i]
+		if qmask&^m == 0 && isSubsequence(lower, ln) {
 			subseq = append(subseq, list.names[i])
 			continue
 		}
-		m := list.masks[i]
 		if abs(len(ln)-len(lower)) > maxDist || bits.OnesCount64(qmask&^m) > maxDist || bits.OnesCount64(m&^qmask) > maxDist {
 			continue
 		}
-		if d := editDistance(lower, ln); d <= maxDist {
+		if d := dist.within(lower, ln, maxDist); d <= maxDist {
 			nears = append(nears, near{list.names[i], d})
 		}
 	}
@@ -323,27 +326,65 @@ func letterMask(s string) uint64 {
 // bytes each cost one, so that the commonest typo, two swapped letters,
 // is one edit away.
 func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	var d distance
+	return d.within(a, b, max(len(a), len(b)))
+}
+
+// distance holds the rows of the edit-distance table, reused across
+// calls so that scanning thousands of names does not allocate.
+type distance struct{ rows [3][]int }
+
+// editDistanceWithin is distance.within with fresh rows.
+func editDistanceWithin(a, b string, limit int) int {
+	var d distance
+	return d.within(a, b, limit)
+}
+
+// within is the edit distance of a and b when it is at most limit, and
+// limit+1 otherwise. It fills only the band of the table within limit of
+// the diagonal and stops as soon as a row has nothing within limit.
+func (d *distance) within(a, b string, limit int) int {
+	if abs(len(a)-len(b)) > limit {
+		return limit + 1
+	}
+	const inf = 1 << 30
+	for k := range d.rows {
+		if cap(d.rows[k]) < len(b)+1 {
+			d.rows[k] = make([]int, len(b)+1)
+		}
+		d.rows[k] = d.rows[k][:len(b)+1]
+	}
+	prev2, prev, cur := d.rows[0], d.rows[1], d.rows[2]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		for j := range cur {
+			cur[j] = inf
+		}
+		if lo == 1 {
+			cur[0] = i
+		}
+		best := cur[0]
+		for j := lo; j <= hi; j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
+				v = min(v, prev2[j-2]+1)
 			}
+			cur[j] = v
+			best = min(best, v)
+		}
+		if best > limit {
+			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[len(b)]
+	return min(prev[len(b)], limit+1)
 }
 
 func abs(n int) int {
