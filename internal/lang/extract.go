@@ -61,11 +61,10 @@ type def struct {
 	sym        int // index into file.Symbols, or -1
 }
 
+// refUse is one captured use; its text is src[start:end].
 type refUse struct {
-	name  string
-	kind  symbol.RefKind
-	start uint
-	line  int
+	start, end uint
+	kind       symbol.RefKind
 }
 
 // collect runs the language's query over the tree and records what
@@ -166,17 +165,15 @@ func (x *extraction) addImport(stmt *sitter.Node, imp symbol.Import) {
 	x.file.Imports = append(x.file.Imports, imp)
 }
 
+// addRef records a use. Uses are many (every identifier of a file), so
+// this keeps only byte offsets: names become strings, and offsets line
+// numbers, once per distinct use in resolveRefs.
 func (x *extraction) addRef(n *sitter.Node, kind symbol.RefKind) {
-	name := x.text(n)
-	if name == "" || len(name) > maxNameBytes || strings.ContainsAny(name, " \t\r\n") {
+	start, end := n.StartByte(), n.EndByte()
+	if end <= start || end-start > maxNameBytes || end > uint(len(x.src)) {
 		return
 	}
-	x.refs = append(x.refs, refUse{
-		name:  name,
-		kind:  kind,
-		start: n.StartByte(),
-		line:  int(n.StartPosition().Row) + 1,
-	})
+	x.refs = append(x.refs, refUse{start: start, end: end, kind: kind})
 }
 
 // resolve nests definitions by containment, qualifies their names and
@@ -297,16 +294,18 @@ func (x *extraction) resolveRefs() {
 		return cmp.Compare(refRank(a.kind), refRank(b.kind))
 	})
 	x.refs = slices.CompactFunc(x.refs, func(a, b refUse) bool { return a.start == b.start })
-	type key struct {
+	// Uses are aggregated per scope and kind, then per name: a map keyed
+	// by the name alone lets lookups convert the bytes without allocating.
+	type group struct {
 		scope *def
-		name  string
 		kind  symbol.RefKind
 	}
-	seen := make(map[key]int)
-	var stack []*def
-	next := 0
+	seen := make(map[group]map[string]int)
+	lines := newLineIndex(x.src)
 	slices.SortFunc(x.quiet, func(a, b [2]uint) int { return cmp.Compare(a[0], b[0]) })
 	imp := 0
+	var stack []*def
+	next := 0
 	for _, r := range x.refs {
 		// The first quiet range ending after r is the only one that can
 		// hold it: later ones start after it, earlier ones ended before.
@@ -329,14 +328,41 @@ func (x *extraction) resolveRefs() {
 			scope = stack[len(stack)-1]
 			scopeQual = scope.qual
 		}
-		k := key{scope, r.name, r.kind}
-		if i, ok := seen[k]; ok {
+		names := seen[group{scope, r.kind}]
+		if names == nil {
+			names = make(map[string]int)
+			seen[group{scope, r.kind}] = names
+		}
+		text := x.src[r.start:r.end]
+		if i, ok := names[string(text)]; ok {
 			x.file.Refs[i].Count++
 			continue
 		}
-		seen[k] = len(x.file.Refs)
-		x.file.Refs = append(x.file.Refs, symbol.Ref{Name: r.name, Kind: r.kind, Scope: scopeQual, Line: r.line, Count: 1})
+		name := string(text)
+		if strings.ContainsAny(name, " \t\r\n") {
+			continue
+		}
+		names[name] = len(x.file.Refs)
+		x.file.Refs = append(x.file.Refs, symbol.Ref{Name: name, Kind: r.kind, Scope: scopeQual, Line: lines.line(r.start), Count: 1})
 	}
+}
+
+// lineIndex maps byte offsets to 1-based line numbers.
+type lineIndex []uint // start offset of each line after the first
+
+func newLineIndex(src []byte) lineIndex {
+	var idx lineIndex
+	for i, c := range src {
+		if c == '\n' {
+			idx = append(idx, uint(i+1))
+		}
+	}
+	return idx
+}
+
+func (l lineIndex) line(off uint) int {
+	n, _ := slices.BinarySearch(l, off+1)
+	return n + 1
 }
 
 // outer returns the node whose span the definition covers: the
