@@ -38,16 +38,11 @@ signature and its doc comment or docstring, and none of its body.`,
 			if err != nil {
 				return err
 			}
-			root, err := resolveRoot(&f, dir)
-			if err != nil {
+			var files []fileOutline
+			err = a.withIndex(cmd, &f, dir, func(ix *index.Index) (err error) {
+				files, err = outlineFiles(cmd, ix, target, isDir)
 				return err
-			}
-			ix, err := a.openFresh(cmd.Context(), cmd, &f, root)
-			if err != nil {
-				return err
-			}
-			defer ix.Close()
-			files, err := outlineFiles(cmd, ix, target, isDir)
+			})
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/winnowhq/winnow/internal/index"
 )
 
 func (a *app) refsCommand() *cobra.Command {
@@ -21,16 +23,11 @@ identifier uses. Matching is by name: it does not resolve which definition a
 use refers to.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := resolveRoot(&f, ".")
-			if err != nil {
+			var refs []index.Reference
+			err := a.withIndex(cmd, &f, ".", func(ix *index.Index) (err error) {
+				refs, err = ix.References(cmd.Context(), args[0], limit)
 				return err
-			}
-			ix, err := a.openFresh(cmd.Context(), cmd, &f, root)
-			if err != nil {
-				return err
-			}
-			defer ix.Close()
-			refs, err := ix.References(cmd.Context(), args[0], limit)
+			})
 			if err != nil {
 				return err
 			}

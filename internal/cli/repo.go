@@ -133,9 +133,23 @@ func resolveRoot(f *indexFlags, start string) (string, error) {
 	return findRoot(start)
 }
 
+// withIndex runs fn on the index of the repository found from start
+// (or named by --repo), brought up to date by openFresh.
+func (a *app) withIndex(cmd *cobra.Command, f *indexFlags, start string, fn func(*index.Index) error) error {
+	root, err := resolveRoot(f, start)
+	if err != nil {
+		return err
+	}
+	ix, err := a.openFresh(cmd.Context(), cmd, f, root)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	return fn(ix)
+}
+
 // openFresh opens the index of root and brings it up to date, unless
-// --no-refresh was given and an index exists. While another process
-// holds the index for an update, it reads the index as it stands.
+// --no-refresh was given and an index exists.
 func (a *app) openFresh(ctx context.Context, cmd *cobra.Command, f *indexFlags, root string) (*index.Index, error) {
 	opts, err := a.indexOptions(cmd, f, root)
 	if err != nil {

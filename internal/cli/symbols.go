@@ -39,16 +39,11 @@ The index is built on first use and refreshed before each lookup.`,
 				}
 				opts.Kinds = append(opts.Kinds, kind)
 			}
-			root, err := resolveRoot(&f, ".")
-			if err != nil {
+			var matches []index.Match
+			err := a.withIndex(cmd, &f, ".", func(ix *index.Index) (err error) {
+				matches, err = ix.Lookup(cmd.Context(), args[0], opts)
 				return err
-			}
-			ix, err := a.openFresh(cmd.Context(), cmd, &f, root)
-			if err != nil {
-				return err
-			}
-			defer ix.Close()
-			matches, err := ix.Lookup(cmd.Context(), args[0], opts)
+			})
 			if err != nil {
 				return err
 			}

@@ -9,9 +9,10 @@ anything; package index does that.
 
 # How extraction works
 
-Each language has one query file, queries/<name>.scm, written for winnow
-(the grammars' own tags.scm files are thin and not exposed by the Go
-bindings). A Parser runs the query over the syntax tree once and reads
+Each language has a query written for winnow, queries/<name>.scm (the
+grammars' own tags.scm files are thin and not exposed by the Go
+bindings); a language that extends another composes files instead
+(TSX is typescript.scm then jsx.scm). A Parser runs the query over the syntax tree once and reads
 its matches by capture name. The capture names are a contract; any other
 name fails the query at load time, so a typo cannot silently drop data.
 

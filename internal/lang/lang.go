@@ -27,6 +27,11 @@ type Language struct {
 
 	grammar func() unsafe.Pointer
 	rules   rules
+	// queries names the files under queries/ whose patterns, in order,
+	// make the language's query; nil means just "<Name>.scm". Languages
+	// that extend another (TSX) or leave part of one out (OCaml
+	// interfaces) share files instead of copying them.
+	queries []string
 
 	once  sync.Once
 	ts    *sitter.Language
@@ -39,13 +44,13 @@ type Language struct {
 func (l *Language) load() error {
 	l.once.Do(func() {
 		useLibcAllocator()
-		src, err := queryFiles.ReadFile("queries/" + l.Name + ".scm")
+		src, err := l.querySource()
 		if err != nil {
-			l.err = fmt.Errorf("query for %s: %w", l.Name, err)
+			l.err = err
 			return
 		}
 		l.ts = sitter.NewLanguage(l.grammar())
-		q, qerr := sitter.NewQuery(l.ts, string(src))
+		q, qerr := sitter.NewQuery(l.ts, src)
 		if qerr != nil {
 			l.err = fmt.Errorf("compile query for %s: %s", l.Name, qerr)
 			return
@@ -59,6 +64,24 @@ func (l *Language) load() error {
 		l.query = q
 	})
 	return l.err
+}
+
+// querySource concatenates the language's query files.
+func (l *Language) querySource() (string, error) {
+	names := l.queries
+	if names == nil {
+		names = []string{l.Name}
+	}
+	var b strings.Builder
+	for _, name := range names {
+		src, err := queryFiles.ReadFile("queries/" + name + ".scm")
+		if err != nil {
+			return "", fmt.Errorf("query for %s: %w", l.Name, err)
+		}
+		b.Write(src)
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
 }
 
 // Check loads the language's grammar and compiles its query, reporting

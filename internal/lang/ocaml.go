@@ -13,6 +13,7 @@ var ocamlLang = &Language{
 	Extensions: []string{".ml"},
 	grammar:    ocaml.LanguageOCaml,
 	rules:      ocamlRules,
+	queries:    []string{"ocaml", "ocaml_implementation", "ocaml_rest"},
 }
 
 // ocamlRules serve implementations (.ml) and interfaces (.mli) alike:

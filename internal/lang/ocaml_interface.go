@@ -9,4 +9,5 @@ var ocamlInterfaceLang = &Language{
 	Extensions: []string{".mli"},
 	grammar:    ocaml.LanguageOCamlInterface,
 	rules:      ocamlRules,
+	queries:    []string{"ocaml", "ocaml_rest"},
 }

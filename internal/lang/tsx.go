@@ -11,4 +11,5 @@ var tsxLang = &Language{
 	Extensions: []string{".tsx"},
 	grammar:    typescript.LanguageTSX,
 	rules:      typescriptRules,
+	queries:    []string{"typescript", "jsx"},
 }

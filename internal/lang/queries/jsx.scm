@@ -1,0 +1,19 @@
+; JSX patterns, added to the TypeScript query for TSX files.
+
+; ---- JSX (tsx only) --------------------------------------------------
+
+; A capitalised tag is a component, rendered like a call. A closing tag
+; is not counted again; an intrinsic element (<div>) is no reference.
+((jsx_opening_element
+  name: (identifier) @reference.call)
+  (#match? @reference.call "^[A-Z]"))
+
+((jsx_self_closing_element
+  name: (identifier) @reference.call)
+  (#match? @reference.call "^[A-Z]"))
+
+(jsx_opening_element
+  name: (member_expression property: (property_identifier) @reference.call))
+
+(jsx_self_closing_element
+  name: (member_expression property: (property_identifier) @reference.call))
