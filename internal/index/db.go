@@ -15,7 +15,7 @@ import (
 // schemaVersion is stored in PRAGMA user_version. Bump it whenever the
 // tables or the meaning of a column change: an index with an older
 // version is rebuilt from scratch, one with a newer version is refused.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // applicationID marks a SQLite file as a winnow index ("WNNW").
 const applicationID = 0x574e4e57
@@ -46,7 +46,10 @@ CREATE TABLE files (
 	mtime    INTEGER NOT NULL,
 	skip     TEXT NOT NULL DEFAULT '',
 	has_error INTEGER NOT NULL DEFAULT 0,
-	package  TEXT NOT NULL DEFAULT ''
+	package  TEXT NOT NULL DEFAULT '',
+	first_symbol INTEGER NOT NULL DEFAULT 0, -- symbols of a file have consecutive ids
+	nsymbols INTEGER NOT NULL DEFAULT 0,
+	terms    BLOB NOT NULL DEFAULT x''       -- lexical documents, see docs.go
 );
 CREATE TABLE symbols (
 	id         INTEGER PRIMARY KEY,
@@ -89,6 +92,7 @@ var secondaryIndexes = []struct{ name, def string }{
 	{"symbols_file", "symbols(file_id)"},
 	{"refs_name", "refs(name)"},
 	{"refs_file", "refs(file_id)"},
+	{"refs_scope", "refs(scope)"},
 	{"imports_file", "imports(file_id)"},
 }
 

@@ -20,7 +20,8 @@ update.
 	meta(key, value)          symbols, refs: running totals;
 	                          generation: bumped by every update;
 	                          updated: time of the last update
-	files(id, path, lang, hash, size, mtime, skip, has_error, package)
+	files(id, path, lang, hash, size, mtime, skip, has_error, package,
+	      first_symbol, nsymbols, terms)
 	symbols(id, file_id, name, qual, kind, parent, start_line, end_line,
 	        start_byte, end_byte, signature, doc, visibility)
 	refs(file_id, scope, name, kind, line, count)
@@ -37,7 +38,15 @@ innermost definition holding the uses, or 0 for the top level; a row
 aggregates all uses of one name of one kind in one scope.
 
 Symbol ids are assigned by the writer, not by SQLite, so that a file's
-references can point at its definitions without reading them back.
+references can point at its definitions without reading them back; a
+file's symbols get consecutive ids from first_symbol.
+
+terms holds the file's lexical documents for retrieval (docs.go): a
+dictionary of the file's distinct terms, then one document for the code
+outside every definition and one per definition, each a list of (term,
+field, count) in uvarints. Every body term is counted once, in the
+innermost definition around it. Fields are the name, the path and
+parent, the signature, the doc and the body.
 
 # Updating
 

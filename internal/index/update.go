@@ -179,6 +179,7 @@ type result struct {
 	renamed *fileRow // the vanished row this file's content came from
 	touched bool     // same content as stored: only the stat changed
 	bytes   int
+	terms   []byte // encoded lexical documents of file
 }
 
 func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*fileRow, progress Progress) error {
@@ -326,6 +327,8 @@ func (u *updater) process(ctx context.Context, p *lang.Parser, j job) result {
 		r.skip = ReasonParseFailed
 	default:
 		r.file = f
+		fileDocs, docs := buildDocs(f, src)
+		r.terms = encodeDocs(fileDocs, docs)
 	}
 	return r
 }
@@ -360,10 +363,10 @@ func (u *updater) write(ctx context.Context, w *writer, r result) error {
 		r.renamed.id = 0 // no longer gone
 		return w.moveFile(ctx, id, c.path, c.size, c.mtime)
 	case r.skip != "":
-		return w.putFile(ctx, r.old, c, r.hash, r.skip, nil)
+		return w.putFile(ctx, r.old, c, r.hash, r.skip, nil, nil)
 	default:
 		u.stats.Parsed++
-		return w.putFile(ctx, r.old, c, r.hash, "", r.file)
+		return w.putFile(ctx, r.old, c, r.hash, "", r.file, r.terms)
 	}
 }
 

@@ -159,29 +159,34 @@ func (w *writer) clearFile(ctx context.Context, id int64) error {
 
 // putFile stores a file: its row (replacing old, if any) and, when it
 // was parsed, its symbols, references and imports.
-func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []byte, skip Reason, f *symbol.File) error {
-	var hasError int
+func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []byte, skip Reason, f *symbol.File, terms []byte) error {
+	var hasError, nsym int
 	var pkg string
 	if f != nil {
-		pkg = f.Package
+		pkg, nsym = f.Package, len(f.Symbols)
 		if f.HasError {
 			hasError = 1
 		}
 	}
+	if terms == nil {
+		terms = []byte{}
+	}
+	first := w.nextSym // putSymbols numbers the file's symbols from here
 	var id int64
 	if old != nil {
 		id = old.id
 		if err := w.clearFile(ctx, id); err != nil {
 			return err
 		}
-		_, err := w.exec(ctx, `UPDATE files SET lang = ?, hash = ?, size = ?, mtime = ?, skip = ?, has_error = ?, package = ?
-			WHERE id = ?`, c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, id)
+		_, err := w.exec(ctx, `UPDATE files SET lang = ?, hash = ?, size = ?, mtime = ?, skip = ?, has_error = ?, package = ?,
+			first_symbol = ?, nsymbols = ?, terms = ? WHERE id = ?`,
+			c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, first, nsym, terms, id)
 		if err != nil {
 			return wrap("update file", err)
 		}
 	} else {
-		res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, skip, has_error, package)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c.path, c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg)
+		res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, skip, has_error, package, first_symbol, nsymbols, terms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.path, c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, first, nsym, terms)
 		if err != nil {
 			return wrap("insert file", err)
 		}
