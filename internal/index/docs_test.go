@@ -52,7 +52,7 @@ RETRIES = 3
 	}
 	want := map[string][]string{
 		// The file: its path, and the code outside every definition.
-		"": {"client@body", "client@path", "http@body", "net@path", "socket@body"},
+		"":       {"client@body", "client@path", "http@body", "net@path", "socket@body"},
 		"Client": {"client@body", "client@name", "client@path", "client@sig", "net@path", "server@body", "server@doc", "talk@body", "talk@doc"},
 		"Client.send_request": {"client@path×2", "net@path", "payload@body×2", "payload@sig", "request@body×2",
 			"request@doc", "request@name", "request@sig", "send@body×2", "send@doc", "send@name", "send@sig",

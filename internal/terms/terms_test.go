@@ -28,9 +28,9 @@ func TestTerms(t *testing.T) {
 		"requests.get is ALWAYS sending content-length": {"request", "get", "alway", "send", "content", "length"},
 		"def parse_headers(self, raw): return None":     {"pars", "header", "raw"},
 		"TypeError: unsupported operand type(s) for +":  {"type", "error", "unsupport", "operand", "type"},
-		"x = 42 + y_1":                                   nil,
-		"parsing parsed parses parse":                    {"pars", "pars", "pars", "pars"},
-		"dependencies classes indexes matches status":    {"dependency", "class", "index", "match", "status"},
+		"x = 42 + y_1":                                nil,
+		"parsing parsed parses parse":                 {"pars", "pars", "pars", "pars"},
+		"dependencies classes indexes matches status": {"dependency", "class", "index", "match", "status"},
 	} {
 		if diff := cmp.Diff(want, Terms(in)); diff != "" {
 			t.Errorf("Terms(%q) (-want +got):\n%s", in, diff)
