@@ -22,8 +22,9 @@ var alwaysSkippedDirs = []string{".git", ".hg", ".svn", ".winnow"}
 // vendoredDirs hold third-party code that a repository carries but does
 // not own; they are skipped unless Options.IncludeVendored is set.
 var vendoredDirs = []string{
-	"vendor", "node_modules", "third_party", "third-party", "bower_components",
-	"Pods", "Carthage", ".venv", "venv", "site-packages", "__pycache__", ".tox",
+	"vendor", "node_modules", "third_party", "third-party", "3rdparty", "bower_components",
+	"extern", "external", "cextern", "Pods", "Carthage", ".venv", "venv", "site-packages",
+	"__pycache__", ".tox",
 }
 
 // candidate is a file the listing found that may be indexed.
