@@ -73,6 +73,7 @@ in milliseconds, without any model call.`,
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log debug information to stderr")
 	root.AddCommand(
 		a.indexCommand(),
+		a.contextCommand(),
 		a.symbolsCommand(),
 		a.outlineCommand(),
 		a.refsCommand(),

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/winnowhq/winnow/internal/lang"
 )
 
 // schemaVersion is stored in PRAGMA user_version. Bump it whenever the
@@ -193,6 +196,18 @@ func checkDB(ctx context.Context, db *sql.DB) (version, tables int, err error) {
 	case version > schemaVersion:
 		return 0, 0, fmt.Errorf("%w (schema %d, this winnow reads %d); upgrade winnow or run `winnow index --rebuild`", ErrNewer, version, schemaVersion)
 	}
+	if version == schemaVersion {
+		// The same tables filled by another extractor: as good as an old
+		// schema, since unchanged files would keep stale symbols.
+		var extractor string
+		err := db.QueryRowContext(ctx, "SELECT coalesce((SELECT value FROM meta WHERE key = 'extractor'), '')").Scan(&extractor)
+		if err != nil {
+			return 0, 0, err
+		}
+		if extractor != strconv.Itoa(lang.Version) {
+			return version - 1, tables, nil
+		}
+	}
 	return version, tables, nil
 }
 
@@ -216,7 +231,8 @@ func initDB(ctx context.Context, db *sql.DB) error {
 	if tables > 0 {
 		return nil
 	}
-	stmts := schema + createIndexes() + fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d;", applicationID, schemaVersion)
+	stmts := schema + createIndexes() + fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d;", applicationID, schemaVersion) +
+		fmt.Sprintf("INSERT INTO meta(key, value) VALUES ('extractor', '%d');", lang.Version)
 	if _, err := tx.ExecContext(ctx, stmts); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}

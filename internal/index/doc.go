@@ -74,6 +74,8 @@ database of another application (ErrForeign), a file that is not a
 database (ErrCorrupt) and an index from a newer winnow (ErrNewer), each
 with an error that names `winnow index --rebuild`. An index with an older
 schema is deleted and rebuilt: it is never read with the wrong layout.
+So is an index whose meta 'extractor' differs from lang.Version: the
+same tables filled by an extractor that read files differently.
 Any change to the tables, or to what a column means, bumps schemaVersion.
 */
 package index

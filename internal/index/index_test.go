@@ -475,6 +475,16 @@ func TestCorruptForeignAndNewer(t *testing.T) {
 			t.Fatalf("Open of a newer index: %v", err)
 		}
 	})
+	t.Run("another extractor is rebuilt", func(t *testing.T) {
+		ix := openIndex(t, Options{Root: root, Rebuild: true})
+		update(t, ix)
+		ix.db.Exec("UPDATE meta SET value = '0' WHERE key = 'extractor'")
+		ix.Close()
+		ix = openIndex(t, Options{Root: root})
+		if st, err := ix.Stats(t.Context()); err != nil || st.Files != 0 {
+			t.Errorf("an index from another extractor must be rebuilt: %+v %v", st, err)
+		}
+	})
 	t.Run("older is rebuilt", func(t *testing.T) {
 		ix := openIndex(t, Options{Root: root, Rebuild: true})
 		update(t, ix)

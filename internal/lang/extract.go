@@ -403,7 +403,9 @@ func (x *extraction) signature(outer, n *sitter.Node) string {
 	if end > uint(len(x.src)) || start > end {
 		return ""
 	}
-	sig := cleanSignature(string(x.src[start:end]), maxLines)
+	text := dedentContinuation(string(x.src[start:end]), int(outer.StartPosition().Column))
+	text = dropTrailingComments(text)
+	sig := cleanSignature(text, maxLines)
 	sig = strings.TrimRight(sig, x.lang.rules.trimSignature+" \t")
 	return sig
 }

@@ -17,6 +17,12 @@ import (
 //go:embed queries/*.scm
 var queryFiles embed.FS
 
+// Version identifies what extraction produces. Bump it whenever a change
+// to a query or to the extractor changes the symbols, references or
+// signatures of a file that has not changed: indexes written by another
+// version are rebuilt rather than kept half old.
+const Version = 2
+
 // A Language is one grammar and the rules winnow applies to its trees.
 // Languages are static; their grammars and queries load on first use and
 // are then shared by every Parser.

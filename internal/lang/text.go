@@ -74,6 +74,51 @@ func cleanSignature(s string, maxLines int) string {
 	return out
 }
 
+// dedentContinuation removes from the second and later lines of a
+// signature the indentation its first line had in the file, so that a
+// method's decorator and its def line up.
+func dedentContinuation(s string, indent int) string {
+	if indent <= 0 || !strings.Contains(s, "\n") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		n := 0
+		for n < indent && n < len(lines[i]) && (lines[i][n] == ' ' || lines[i][n] == '\t') {
+			n++
+		}
+		lines[i] = lines[i][n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// dropTrailingComments removes comment lines at the end of a signature:
+// what lies between a header and its first statement (Python puts a
+// function's leading comments before the block).
+func dropTrailingComments(s string) string {
+	for {
+		s = strings.TrimRight(s, " \t\r\n")
+		i := strings.LastIndexByte(s, '\n')
+		if i < 0 {
+			return s
+		}
+		last := strings.TrimSpace(s[i+1:])
+		if !isCommentLine(last) {
+			return s
+		}
+		s = s[:i]
+	}
+}
+
+func isCommentLine(l string) bool {
+	for _, p := range []string{"#", "//", "/*", "*", "--", ";;", "(*"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // cleanComment removes comment markers from a run of comment lines and
 // the common indentation of what remains.
 func cleanComment(s string) string {

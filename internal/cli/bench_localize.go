@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnowhq/winnow/internal/bench/localize"
+	"github.com/winnowhq/winnow/internal/index"
+)
+
+func (a *app) benchLocalizeCommand() *cobra.Command {
+	var data, repos, out, score, only string
+	var asJSON bool
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "localize --data <jsonl> --repos <dir>",
+		Short: "Benchmark retrieval on real issues: does the context hold the code the fix edited?",
+		Long: `Localize runs the retrieval engine on each issue of a dataset (see
+bench/localize/README.md) and scores the result against the files and
+functions the real fix edited: file Acc@1/3/5/10, module and function Acc@5/10,
+function Recall@k and MRR, budgeted-context recall at 2K/4K/8K/16K tokens, cold
+index time and warm query latency.
+
+Each instance's tree must be prepared as <repos>/<owner>__<name>@<commit>
+(bench/localize/prepare.sh does it from git clones); nothing is checked out
+here. Each tree is indexed on first use (inside the tree) and reused after.
+Per-instance results go to --out as JSON lines; --score scores a results file
+without running anything.`,
+		Example: `  winnow bench localize --data ../shared/bench/localize/dev.jsonl --repos /work/bench-trees/localize --out results.jsonl
+  winnow bench localize --data dev.jsonl --repos trees --score results.jsonl --json`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if data == "" || repos == "" {
+				return usageError{fmt.Errorf("--data and --repos are required")}
+			}
+			instances, err := localize.LoadInstances(data)
+			if err != nil {
+				return err
+			}
+			var results []localize.Result
+			if score != "" {
+				if results, err = localize.ReadResults(score); err != nil {
+					return err
+				}
+			} else {
+				opts := localize.RunOptions{
+					Repos: repos,
+					Log:   a.stderr,
+					IndexOptions: func(root string) index.Options {
+						opts, err := a.indexOptions(cmd, &indexFlags{}, root)
+						if err != nil {
+							return index.Options{Root: root}
+						}
+						return opts
+					},
+				}
+				if only != "" || limit > 0 {
+					n := 0
+					opts.Only = func(in localize.Instance) bool {
+						if only != "" && !strings.Contains(in.ID, only) {
+							return false
+						}
+						n++
+						return limit <= 0 || n <= limit
+					}
+				}
+				if out != "" {
+					f, err := os.Create(out)
+					if err != nil {
+						return err
+					}
+					defer f.Close()
+					opts.Results = f
+				}
+				if results, err = localize.Run(cmd.Context(), instances, opts); err != nil {
+					return err
+				}
+				instances = ran(instances, results)
+			}
+			rep, err := localize.Score(instances, results, localize.TreeExists(repos))
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return rep.WriteJSON(a.stdout)
+			}
+			return rep.WriteText(a.stdout)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&data, "data", "", "the dataset, JSON lines (see bench/localize/README.md)")
+	fs.StringVar(&repos, "repos", "", "directory of prepared trees <owner>__<name>@<commit>")
+	fs.StringVar(&out, "out", "", "write per-instance results here (JSON lines)")
+	fs.StringVar(&score, "score", "", "score this results file instead of running")
+	fs.StringVar(&only, "only", "", "run only instances whose id contains this")
+	fs.IntVar(&limit, "limit", 0, "run at most this many instances")
+	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+// ran keeps the instances that have a result, so that a partial run
+// (--only, --limit) is scored on what it ran.
+func ran(instances []localize.Instance, results []localize.Result) []localize.Instance {
+	have := make(map[string]bool, len(results))
+	for _, r := range results {
+		have[r.ID] = true
+	}
+	var out []localize.Instance
+	for _, in := range instances {
+		if have[in.ID] {
+			out = append(out, in)
+		}
+	}
+	return out
+}

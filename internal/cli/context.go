@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/retrieve"
+)
+
+// maxTaskBytes bounds a task read from stdin.
+const maxTaskBytes = 1 << 20
+
+func (a *app) contextCommand() *cobra.Command {
+	var f indexFlags
+	var budget int
+	var format string
+	var explain bool
+	cmd := &cobra.Command{
+		Use:   "context <task>",
+		Short: "Print the smallest context that holds what a task needs",
+		Long: `Context turns a task description (an issue, a request, a pasted stack trace)
+into a token-budgeted context of the repository's definitions: the best
+candidates with their full source, the next ones as signatures and docs, and,
+as the task's intent calls for, the code around stack frames, the imports of
+the files in play, their tests and their callers. No model or network call is
+made.
+
+The context goes to stdout; a one-line summary (intent, cards, tokens, time)
+to stderr. With "-" as the task, the task is read from stdin. The index is
+built on first use and brought up to date before each query.`,
+		Example: `  winnow context "requests.get sends Content-Length on GET requests"
+  gh issue view 123 | winnow context - --budget 4000 --format md
+  winnow context "who calls parse_header" --explain`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			task := args[0]
+			if task == "-" {
+				data, err := io.ReadAll(io.LimitReader(bufio.NewReader(a.stdin), maxTaskBytes))
+				if err != nil {
+					return fmt.Errorf("read the task from stdin: %w", err)
+				}
+				task = string(data)
+			}
+			if strings.TrimSpace(task) == "" {
+				return usageError{fmt.Errorf("the task is empty: say what you want to do, e.g. winnow context \"fix the crash in parse_header\"")}
+			}
+			if budget < 0 {
+				return usageError{fmt.Errorf("--budget %d: must be positive", budget)}
+			}
+			form, err := retrieve.ParseFormat(format)
+			if err != nil {
+				return usageError{err}
+			}
+			return a.withIndex(cmd, &f, ".", func(ix *index.Index) error {
+				eng := retrieve.New(ix, &retrieve.Options{Logger: a.logger()})
+				pack, err := eng.Context(cmd.Context(), retrieve.Request{Task: task, Budget: budget, Format: form, Explain: explain})
+				if err != nil {
+					return err
+				}
+				if err := pack.Render(a.stdout, form); err != nil {
+					return err
+				}
+				cards, full := pack.Cards()
+				fmt.Fprintf(a.stderr, "context: intent %s (%.2f), %d cards (%d full), %d/%d tokens, %d ms\n",
+					pack.Intent.Kind, pack.Intent.Confidence, cards, full, pack.Tokens, pack.Budget, pack.Elapsed.Milliseconds())
+				if explain && form != retrieve.JSON {
+					return retrieve.WriteExplanation(a.stderr, pack.Explain)
+				}
+				return nil
+			})
+		},
+	}
+	f.register(cmd, true)
+	fs := cmd.Flags()
+	fs.IntVar(&budget, "budget", retrieve.DefaultBudget, "token budget of the context (o200k tokens)")
+	fs.StringVar(&format, "format", "xml", "output format: xml, md or json")
+	fs.BoolVar(&explain, "explain", false, "show why each definition ranked where it did (stderr; in the JSON with --format json)")
+	return cmd
+}

@@ -1,0 +1,226 @@
+package retrieve
+
+import (
+	"context"
+	"math"
+	"path"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// fieldWeights weigh the fields of a definition's document in BM25F: a
+// query term in a name says most, one in a body least. Each field's
+// terms count as this many occurrences.
+var fieldWeights = [index.NumFields]float32{
+	index.FieldName: 3,
+	index.FieldPath: 0.75,
+	index.FieldSig:  1.5,
+	index.FieldDoc:  1,
+	index.FieldBody: 0.5,
+}
+
+// fileFieldWeights weigh the fields of a whole file's document: the
+// path carries much of what a file is about.
+var fileFieldWeights = [index.NumFields]float32{
+	index.FieldName: 1.5,
+	index.FieldPath: 3,
+	index.FieldSig:  1,
+	index.FieldDoc:  1,
+	index.FieldBody: 0.5,
+}
+
+// A posting is one document's weighted frequency of a term.
+type posting struct {
+	doc int32
+	tf  float32
+}
+
+// bm25 is an inverted index with BM25 statistics.
+type bm25 struct {
+	postings map[string][]posting
+	length   []float32
+	avg      float32
+}
+
+// BM25 parameters, the usual ones.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+func (b *bm25) idf(term string) float64 {
+	n := float64(len(b.length))
+	df := float64(len(b.postings[term]))
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// score adds the BM25 contribution of term, weighted by qw, to scores.
+func (b *bm25) score(term string, qw float64, scores []float64) {
+	idf := b.idf(term)
+	for _, p := range b.postings[term] {
+		tf := float64(p.tf)
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(b.length[p.doc])/float64(b.avg))
+		scores[p.doc] += qw * idf * tf * (bm25K1 + 1) / (tf + norm)
+	}
+}
+
+// fileEntry is one indexed file.
+type fileEntry struct {
+	id   int64
+	path string
+	lang string
+	test bool // holds tests, by path
+	aux  bool // documentation, examples, benchmarks: rarely where a fix goes
+	defs []int32
+}
+
+// defEntry is one definition.
+type defEntry struct {
+	index.Brief
+	file int32
+}
+
+// corpus is the in-memory view of an index that ranking needs: every
+// definition, every file, and lexical indexes over both. It is built
+// once per index generation.
+type corpus struct {
+	gen   string
+	files []fileEntry
+	defs  []defEntry
+
+	fileByID map[int64]int32
+	defByID  map[int64]int32
+	byName   map[string][]int32 // lower-case name → definitions
+	byPath   map[string]int32   // path → file
+
+	defText  bm25 // one document per definition
+	fileText bm25 // one document per file
+}
+
+func loadCorpus(ctx context.Context, ix *index.Index, gen string) (*corpus, error) {
+	c := &corpus{
+		gen:      gen,
+		fileByID: make(map[int64]int32),
+		defByID:  make(map[int64]int32),
+		byName:   make(map[string][]int32),
+		byPath:   make(map[string]int32),
+		defText:  bm25{postings: make(map[string][]posting)},
+		fileText: bm25{postings: make(map[string][]posting)},
+	}
+	err := ix.ForEachBrief(ctx, func(b *index.Brief) error {
+		c.defByID[b.ID] = int32(len(c.defs))
+		c.defs = append(c.defs, defEntry{Brief: *b, file: -1})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.defText.length = make([]float32, len(c.defs))
+	err = ix.ForEachFileDocs(ctx, func(fd *index.FileDocs) error {
+		fi := int32(len(c.files))
+		f := fileEntry{id: fd.FileID, path: fd.Path, lang: fd.Language, test: isTestPath(fd.Path), aux: isAuxPath(fd.Path)}
+		fileTF := make(map[string]float32)
+		var fileLen float32
+		addFile := func(ps []index.Posting) {
+			for _, p := range ps {
+				w := fileFieldWeights[p.Field] * float32(p.Count)
+				fileTF[p.Term] += w
+				fileLen += w
+			}
+		}
+		addFile(fd.File)
+		for i, id := range fd.Symbols {
+			di, ok := c.defByID[id]
+			if !ok {
+				continue // the index changed between the two reads; the next load sees it whole
+			}
+			c.defs[di].file = fi
+			f.defs = append(f.defs, di)
+			c.addDef(di, fd.Docs[i])
+			addFile(fd.Docs[i])
+		}
+		for term, tf := range fileTF {
+			c.fileText.postings[term] = append(c.fileText.postings[term], posting{doc: fi, tf: tf})
+		}
+		c.fileText.length = append(c.fileText.length, fileLen)
+		c.fileByID[fd.FileID] = fi
+		c.byPath[fd.Path] = fi
+		c.files = append(c.files, f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range c.defs {
+		if d.file >= 0 {
+			name := strings.ToLower(d.Name)
+			c.byName[name] = append(c.byName[name], int32(i))
+		}
+	}
+	c.defText.avg = mean(c.defText.length)
+	c.fileText.avg = mean(c.fileText.length)
+	return c, nil
+}
+
+func (c *corpus) addDef(di int32, ps []index.Posting) {
+	var length float32
+	tf := make(map[string]float32, len(ps))
+	for _, p := range ps {
+		w := fieldWeights[p.Field] * float32(p.Count)
+		tf[p.Term] += w
+		length += w
+	}
+	for term, v := range tf {
+		c.defText.postings[term] = append(c.defText.postings[term], posting{doc: di, tf: v})
+	}
+	c.defText.length[di] = length
+}
+
+func mean(xs []float32) float32 {
+	if len(xs) == 0 {
+		return 1
+	}
+	var sum float32
+	for _, x := range xs {
+		sum += x
+	}
+	return max(sum/float32(len(xs)), 1)
+}
+
+// isTestPath reports paths that hold tests by the common conventions.
+func isTestPath(p string) bool {
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	return strings.HasPrefix(base, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_tests") ||
+		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || base == "conftest.py" ||
+		strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
+		hasDir(p, "tests", "test", "testing", "__tests__", "spec", "testdata")
+}
+
+// isAuxPath reports documentation, examples, benchmarks and tooling.
+func isAuxPath(p string) bool {
+	return hasDir(p, "doc", "docs", "examples", "example", "benchmarks", "bench", "scripts", "tools", "ci", ".github")
+}
+
+func hasDir(p string, names ...string) bool {
+	dir := path.Dir(p)
+	for dir != "." && dir != "/" && dir != "" {
+		base := path.Base(dir)
+		for _, n := range names {
+			if base == n {
+				return true
+			}
+		}
+		dir = path.Dir(dir)
+	}
+	return false
+}
+
+// callableOrType reports the kinds that can be the answer to a task:
+// code that runs or declares types. Fields, variables and constants are
+// context.
+func callableOrType(k symbol.Kind) bool {
+	return k.IsCallable() || k.IsType()
+}

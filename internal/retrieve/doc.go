@@ -1,0 +1,78 @@
+/*
+Package retrieve turns a task description into the smallest
+token-budgeted context that holds the code the task needs, from the
+symbol index alone: no model, no network.
+
+It ranks (Engine.Rank) and then packs (Engine.Pack); Engine.Context does
+both. It does not build or update the index (package index) and does
+not classify intents or parse stack traces (package intent); it uses
+both.
+
+# Signals
+
+A task is taken apart once (query.go): its words become terms (split
+identifiers, light stemming, stopwords out; words of the title count
+twice and words in code half again); identifiers it names (inside
+backticks and code blocks every identifier, in prose only words that
+look like code: snake_case, camelCase, dotted, called) become mentions;
+file paths and dotted module paths become path mentions; stack frames
+come from package intent.
+
+Every definition of the index then gets six features, each scaled to
+[0, 1] (rank.go):
+
+  - lexical: BM25F of the task's terms over the definition's document
+    (fields name, path and parent, signature, doc, own body; see
+    fieldWeights), divided by the best score of the query;
+  - mention: the task names it. A name shared by n definitions scores
+    1/(1+ln n) for each of them; a qualified name or a module path that
+    pins it down scores in full;
+  - path: the task names its file (a path, a suffix, a basename, or the
+    module of a dotted name);
+  - trace: a stack frame of the task lies in it, innermost frame 1, each
+    frame further out 0.8 of the last;
+  - file: its file as a whole matches the task's terms (BM25 over whole
+    files, the path weighted up), so that a definition in the right file
+    rises with it;
+  - graph: a personalised PageRank over the references around the
+    strongest candidates (graph.go): what they call and what calls them,
+    resolved by name (same file first; a name defined in many places
+    resolves to nothing in particular).
+
+The score is the weighted sum (DefaultWeights: a named identifier and a
+stack frame outweigh any amount of word overlap), times priors for
+where the definition lives: tests, documentation and examples are where
+a fix rarely goes, unless the task is to write tests; fields and
+variables are context more than answer. Files are ranked natively: the
+best definition, the runner-up at 0.3, the file's own text and what the
+task says of the file.
+
+--explain prints each feature's share of a definition's score.
+
+# Packing
+
+The budget (default 8000 o200k tokens) is split across sections by the
+profile of the task's intent (package intent): definitions, snippets
+around stack frames, the imports of the files in play, tests and
+callers of the best definitions. A section with nothing to show gives
+its share to the others, and definitions take whatever the other
+sections leave. Every card is counted as it will be rendered, and the
+frame of the pack (header, section tags) is counted first, so a pack
+never exceeds its budget.
+
+Definitions come as cards of three sizes: compact (signature, kind,
+location, first doc line), standard (+ parent, the whole doc, a type's
+members) and full (the source). The leading candidates get compact
+cards; then, best first, they are upgraded to full bodies while the
+budget allows (a full card absorbs the cards of the definitions inside
+it); what is left goes to compact cards further down the ranking.
+
+# Corpus
+
+An Engine keeps an in-memory view of the index (corpus.go): every
+definition in brief, every file, and the inverted indexes BM25 needs,
+built from the documents the index stores per file. It is rebuilt when
+the index's generation changes, so a long-running server pays for it
+once per change and a one-shot command once per run.
+*/
+package retrieve

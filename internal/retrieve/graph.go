@@ -1,0 +1,167 @@
+package retrieve
+
+import (
+	"context"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// Graph propagation: the reference graph around the strongest
+// candidates, walked with a personalised PageRank seeded by their scores.
+// A definition that the candidates call, or that calls several of them,
+// is likely part of the same change.
+const (
+	pprDamping    = 0.5 // chance to follow an edge rather than jump back to a seed
+	pprIterations = 12
+	maxCallers    = 200 // a name used more often than this is too common to follow
+	maxTargets    = 6   // a name defined more often than this resolves to nothing in particular
+)
+
+// refWeight is how much a use ties two definitions together.
+var refWeight = map[symbol.RefKind]float64{
+	symbol.RefCall:   1.0,
+	symbol.RefType:   0.8,
+	symbol.RefMember: 0.5,
+	symbol.RefName:   0.4,
+}
+
+// graph sets FeatGraph from a personalised PageRank over the references
+// of the seeds: what they use, and what uses them.
+func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
+	c := r.c
+	ids := make([]int64, len(seeds))
+	var names []string
+	seedByName := make(map[string][]int32)
+	for i, d := range seeds {
+		ids[i] = c.defs[d].ID
+		name := c.defs[d].Name
+		if seedByName[name] == nil {
+			names = append(names, name)
+		}
+		seedByName[name] = append(seedByName[name], d)
+	}
+	out, err := e.ix.RefsFrom(ctx, ids)
+	if err != nil {
+		return // the graph is a refinement: without it, ranking stands
+	}
+	in, err := e.ix.RefsTo(ctx, names)
+	if err != nil {
+		return
+	}
+
+	adj := make(map[int32]map[int32]float64)
+	link := func(a, b int32, w float64) {
+		if a == b {
+			return
+		}
+		for _, pair := range [][2]int32{{a, b}, {b, a}} { // undirected: calling and being called both relate
+			m := adj[pair[0]]
+			if m == nil {
+				m = make(map[int32]float64)
+				adj[pair[0]] = m
+			}
+			m[pair[1]] += w
+		}
+	}
+	for _, edge := range out {
+		from, ok := c.defByID[edge.Scope]
+		if !ok {
+			continue
+		}
+		for _, to := range c.resolve(edge.Name, c.defs[from].file) {
+			link(from, to, refWeight[edge.Kind])
+		}
+	}
+	uses := make(map[string]int)
+	for _, edge := range in {
+		uses[edge.Name]++
+	}
+	for _, edge := range in {
+		if uses[edge.Name] > maxCallers || edge.Scope == 0 {
+			continue
+		}
+		from, ok := c.defByID[edge.Scope]
+		if !ok {
+			continue
+		}
+		targets := seedByName[edge.Name]
+		if len(targets) > maxTargets {
+			continue
+		}
+		for _, to := range targets {
+			link(from, to, refWeight[edge.Kind]/float64(len(targets)))
+		}
+	}
+	if len(adj) == 0 {
+		return
+	}
+
+	// Personalised PageRank on the local graph; the feature is the mass
+	// that arrived over edges, not the mass a seed started with.
+	teleport := make(map[int32]float64)
+	var total float64
+	for _, d := range seeds {
+		total += r.score[d]
+	}
+	if total <= 0 {
+		return
+	}
+	for _, d := range seeds {
+		teleport[d] = r.score[d] / total
+	}
+	rank := make(map[int32]float64, len(adj))
+	for d, v := range teleport {
+		rank[d] = v
+	}
+	outWeight := make(map[int32]float64, len(adj))
+	for a, m := range adj {
+		for _, w := range m {
+			outWeight[a] += w
+		}
+	}
+	for range pprIterations {
+		next := make(map[int32]float64, len(rank))
+		for d, v := range teleport {
+			next[d] += (1 - pprDamping) * v
+		}
+		for a, v := range rank {
+			if outWeight[a] == 0 {
+				next[a] += pprDamping * v // a dead end keeps its mass
+				continue
+			}
+			for b, w := range adj[a] {
+				next[b] += pprDamping * v * w / outWeight[a]
+			}
+		}
+		rank = next
+	}
+	feat := r.feat[FeatGraph]
+	for d, v := range rank {
+		feat[d] = max(0, v-(1-pprDamping)*teleport[d])
+	}
+	scaleMax(feat)
+}
+
+// resolve maps a used name to the definitions it may mean, as seen from
+// a file: definitions in the same file first; otherwise all definitions
+// of the name, when there are few enough to be meaningful.
+func (c *corpus) resolve(name string, from int32) []int32 {
+	var all, local []int32
+	for _, d := range c.byName[strings.ToLower(name)] {
+		if c.defs[d].Name != name {
+			continue
+		}
+		all = append(all, d)
+		if c.defs[d].file == from {
+			local = append(local, d)
+		}
+	}
+	if len(local) > 0 {
+		return local
+	}
+	if len(all) > maxTargets {
+		return nil
+	}
+	return all
+}

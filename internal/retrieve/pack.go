@@ -1,0 +1,359 @@
+package retrieve
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/winnowhq/winnow/internal/intent"
+	"github.com/winnowhq/winnow/internal/symbol"
+	"github.com/winnowhq/winnow/internal/tokens"
+)
+
+// DefaultBudget is the token budget of a context when none is given.
+const DefaultBudget = 8000
+
+// A Detail is how much of a definition a card shows.
+type Detail int
+
+const (
+	Compact  Detail = iota // signature, kind, location, first doc line
+	Standard               // + parent, the whole doc, and a class's members
+	Full                   // the whole source of the definition
+)
+
+var detailNames = [...]string{"compact", "standard", "full"}
+
+func (d Detail) String() string { return detailNames[d] }
+
+func (d Detail) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// A Card is one item of a context: a definition at some detail, a
+// source excerpt, a file's imports, a test or a caller.
+type Card struct {
+	Section   intent.Section `json:"-"`
+	Kind      string         `json:"kind"` // symbol kind, or "snippet", "imports"
+	Name      string         `json:"name,omitempty"`
+	Path      string         `json:"path"`
+	StartLine int            `json:"start_line"`
+	EndLine   int            `json:"end_line"`
+	Detail    Detail         `json:"detail"`
+	Text      string         `json:"text"`
+	Tokens    int            `json:"tokens"`
+	Rank      int            `json:"rank,omitempty"` // position of the definition in the ranking, from 1
+	Note      string         `json:"note,omitempty"` // why the card is here, for tests and callers
+	// Contains names the definitions whose whole source a full card
+	// holds, besides its own: the methods of a class shown in full.
+	Contains []string `json:"contains,omitempty"`
+
+	lang string
+	id   int64
+}
+
+// A SectionPack is the cards of one section.
+type SectionPack struct {
+	Section intent.Section `json:"-"`
+	Name    string         `json:"name"`
+	Budget  int            `json:"budget"`
+	Tokens  int            `json:"tokens"`
+	Cards   []Card         `json:"cards"`
+}
+
+// A Pack is the context for a task.
+type Pack struct {
+	Task     string        `json:"task"`
+	Intent   intent.Result `json:"intent"`
+	Budget   int           `json:"budget"`
+	Tokens   int           `json:"tokens"`
+	Sections []SectionPack `json:"sections"`
+	Elapsed  time.Duration `json:"elapsed_ns"`
+	Ranking  *Ranking      `json:"ranking,omitempty"`
+	Explain  []Explanation `json:"explain,omitempty"`
+}
+
+// Cards returns the number of cards and of full definition cards.
+func (p *Pack) Cards() (cards, full int) {
+	for _, s := range p.Sections {
+		for _, c := range s.Cards {
+			cards++
+			if c.Detail == Full && c.Section == intent.Definitions {
+				full++
+			}
+		}
+	}
+	return cards, full
+}
+
+// A Request asks for the context of a task.
+type Request struct {
+	Task    string
+	Budget  int    // tokens; 0 means DefaultBudget
+	Format  Format // the format the pack will be rendered in, which its token count is for
+	Explain bool   // attach each definition's feature shares
+}
+
+// maxDefinitionCards bounds the candidates the definitions section
+// considers; the ranking below them is noise for a context.
+const maxDefinitionCards = 40
+
+// Context ranks the task's definitions and packs the best of them, with
+// the snippets, imports, tests and callers the task's intent calls for,
+// into the token budget. The pack never exceeds the budget.
+func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
+	start := time.Now()
+	if req.Budget <= 0 {
+		req.Budget = DefaultBudget
+	}
+	r, err := e.Rank(ctx, req.Task)
+	if err != nil {
+		return nil, err
+	}
+	pack, err := e.Pack(ctx, r, req)
+	if err != nil {
+		return nil, err
+	}
+	pack.Elapsed = time.Since(start)
+	return pack, nil
+}
+
+// Pack packs a ranking made by Rank for req.Task into req.Budget, so
+// that one ranking can be packed at several budgets.
+func (e *Engine) Pack(ctx context.Context, r *Ranking, req Request) (*Pack, error) {
+	start := time.Now()
+	if req.Budget <= 0 {
+		req.Budget = DefaultBudget
+	}
+	c, err := e.corpus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := &packer{e: e, c: c, r: r, format: req.Format, counter: e.tokenCounter()}
+	pack, err := p.pack(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if req.Explain {
+		pack.Ranking = r
+		pack.Explain = explain(r, maxDefinitionCards)
+	}
+	pack.Elapsed = time.Since(start)
+	return pack, nil
+}
+
+func (e *Engine) tokenCounter() tokens.Counter {
+	if e.counter != nil {
+		return e.counter
+	}
+	c, err := tokens.Exact(tokens.O200k)
+	if err != nil {
+		return tokens.NewEstimator(tokens.O200k)
+	}
+	return c
+}
+
+// packer builds one Pack.
+type packer struct {
+	e       *Engine
+	c       *corpus
+	r       *Ranking
+	format  Format
+	counter tokens.Counter
+	sources map[string][]byte
+	syms    map[int64]symbol.Symbol // full details of the ranked definitions
+}
+
+// count is the number of tokens a card takes as rendered.
+func (p *packer) count(c Card) int {
+	return p.counter.Count(renderCard(p.format, c))
+}
+
+func (p *packer) pack(ctx context.Context, req Request) (*Pack, error) {
+	// Gather every section's candidates first, so that sections with
+	// nothing to show give their share to the others.
+	defs, err := p.definitionCards(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cands := [intent.NumSections][]Card{intent.Definitions: defs}
+	cands[intent.Snippets] = p.snippetCards()
+	cands[intent.Imports] = p.importCards(ctx, defs)
+	tests, callers := p.relatedCards(ctx, defs)
+	cands[intent.Tests], cands[intent.Callers] = tests, callers
+
+	pack := &Pack{Task: req.Task, Intent: p.r.Intent, Budget: req.Budget}
+	// The frame of the pack (its header and section tags) comes out of
+	// the budget first.
+	frame := p.frameTokens(pack, cands)
+	room := max(req.Budget-frame, 0)
+	profile := p.r.Intent.Profile
+	split := profile.Split(room, func(s intent.Section) bool { return len(cands[s]) > 0 })
+	used := frame
+	// Definitions go last: they take what the other sections left.
+	order := []intent.Section{intent.Snippets, intent.Imports, intent.Tests, intent.Callers, intent.Definitions}
+	packed := make(map[intent.Section]*SectionPack)
+	for _, s := range order {
+		budget := split[s]
+		if s == intent.Definitions {
+			budget = req.Budget - used
+		}
+		budget = max(budget, 0)
+		sp := &SectionPack{Section: s, Name: s.String(), Budget: budget}
+		if s == intent.Definitions {
+			sp.Cards, sp.Tokens = p.fillDefinitions(cands[s], budget)
+		} else {
+			sp.Cards, sp.Tokens = p.fill(cands[s], budget)
+		}
+		used += sp.Tokens
+		packed[s] = sp
+	}
+	for _, s := range intent.Sections() {
+		if sp := packed[s]; len(sp.Cards) > 0 {
+			pack.Sections = append(pack.Sections, *sp)
+		}
+	}
+	pack.Tokens = used
+	return pack, nil
+}
+
+// frameTokens counts a pack rendered with all its sections and no cards.
+func (p *packer) frameTokens(pack *Pack, cands [intent.NumSections][]Card) int {
+	frame := *pack
+	for _, s := range intent.Sections() {
+		if len(cands[s]) > 0 {
+			frame.Sections = append(frame.Sections, SectionPack{Section: s, Name: s.String()})
+		}
+	}
+	var b strings.Builder
+	frame.Render(&b, p.format)
+	return p.counter.Count(b.String())
+}
+
+// fill takes cards in order while they fit.
+func (p *packer) fill(cards []Card, budget int) ([]Card, int) {
+	var out []Card
+	used := 0
+	for _, c := range cards {
+		c.Tokens = p.count(c)
+		if used+c.Tokens > budget {
+			continue
+		}
+		used += c.Tokens
+		out = append(out, c)
+	}
+	return out, used
+}
+
+// slot is one ranked definition competing for the budget.
+type slot struct {
+	cards  [3]Card // by Detail; only the chosen one is always built
+	chosen Detail
+	in     bool // in the pack
+}
+
+// Packing definitions: the leading candidates get a compact card each,
+// about one per leadTokens of budget; then, best first, the leaders are
+// upgraded to their full body (or else a standard card) while the budget
+// allows; what is left goes to compact cards for the candidates after
+// them. A full card absorbs the cards of the definitions inside it.
+const (
+	leadTokens = 250
+	minLead    = 5
+)
+
+func (p *packer) fillDefinitions(cards []Card, budget int) ([]Card, int) {
+	slots := make([]*slot, len(cards))
+	lead := min(max(budget/leadTokens, minLead), len(cards))
+	used := 0
+	for i, c := range cards {
+		c.Tokens = p.count(c)
+		slots[i] = &slot{cards: [3]Card{Compact: c}, chosen: Compact}
+		if i < lead && used+c.Tokens <= budget {
+			used += c.Tokens
+			slots[i].in = true
+		}
+	}
+	for _, s := range slots {
+		if !s.in || containedInFull(slots, s) {
+			continue
+		}
+		for _, d := range []Detail{Full, Standard} {
+			v, ok := p.variant(s.cards[Compact], d)
+			if !ok {
+				continue
+			}
+			freed := 0
+			var inside []*slot
+			if d == Full {
+				for _, o := range slots {
+					if o != s && o.in && contains(v, o.cards[o.chosen]) {
+						inside = append(inside, o)
+						freed += o.cards[o.chosen].Tokens
+					}
+				}
+			}
+			if used-s.cards[s.chosen].Tokens-freed+v.Tokens > budget {
+				continue
+			}
+			used += v.Tokens - s.cards[s.chosen].Tokens - freed
+			s.cards[d], s.chosen = v, d
+			for _, o := range inside {
+				o.in = false
+			}
+			break
+		}
+	}
+	for _, s := range slots[lead:] {
+		if c := s.cards[Compact]; !containedInFull(slots, s) && used+c.Tokens <= budget {
+			used += c.Tokens
+			s.in = true
+		}
+	}
+	var out []Card
+	total := 0
+	for _, s := range slots {
+		if s.in {
+			c := s.cards[s.chosen]
+			if c.Detail == Full {
+				c.Contains = p.nested(c)
+			}
+			total += c.Tokens
+			out = append(out, c)
+		}
+	}
+	return out, total
+}
+
+// nested returns the qualified names of the definitions inside card c's
+// definition.
+func (p *packer) nested(c Card) []string {
+	di, ok := p.c.defByID[c.id]
+	if !ok {
+		return nil
+	}
+	outer := p.c.defs[di].Span
+	var names []string
+	for _, d := range p.c.files[p.c.defs[di].file].defs {
+		def := &p.c.defs[d]
+		if d != di && outer.StartByte <= def.Span.StartByte && def.Span.EndByte <= outer.EndByte {
+			names = append(names, def.Qual)
+		}
+	}
+	return names
+}
+
+// containedInFull reports whether s lies inside a definition already
+// shown in full.
+func containedInFull(slots []*slot, s *slot) bool {
+	for _, o := range slots {
+		if o != s && o.in && o.chosen == Full && contains(o.cards[Full], s.cards[s.chosen]) {
+			return true
+		}
+	}
+	return false
+}
+
+// contains reports whether card a's lines hold card b's.
+func contains(a, b Card) bool {
+	return a.Path == b.Path && a.StartLine <= b.StartLine && b.EndLine <= a.EndLine &&
+		(a.StartLine < b.StartLine || b.EndLine < a.EndLine)
+}

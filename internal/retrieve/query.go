@@ -1,0 +1,160 @@
+package retrieve
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/winnowhq/winnow/internal/intent"
+	"github.com/winnowhq/winnow/internal/terms"
+)
+
+// maxQueryBytes bounds how much of a task description is read: issues
+// with megabytes of logs say what they are about in their first pages.
+const maxQueryBytes = 64 << 10
+
+// Query-term weights: where a word appears in the task says how much it
+// is about the task.
+const (
+	weightTitleTerm = 2.0 // a word of the first line, usually the issue title
+	weightCodeTerm  = 1.5 // a word inside backticks or a code block
+	weightTextTerm  = 1.0
+	maxTermRepeats  = 3 // a word said ten times is not ten times the signal
+)
+
+// parsed is a task description taken apart into the signals ranking
+// uses.
+type parsed struct {
+	intent intent.Result
+	terms  map[string]float64 // term → weight
+	idents []mention          // identifiers named in the task
+	paths  []string           // file paths and dotted module paths
+}
+
+// A mention is an identifier the task names: "parse_header",
+// "Request.prepare", "sympy.core.basic.Basic".
+type mention struct {
+	text   string  // as written, dots kept
+	inCode bool    // inside backticks, a code block or a traceback
+	weight float64 // how strongly it was named
+}
+
+var (
+	fencedCode = regexp.MustCompile("(?s)```.*?```|~~~.*?~~~")
+	inlineCode = regexp.MustCompile("`[^`\n]+`")
+	// identifier-like words, dotted chains included: a.b.c, foo_bar, FooBar
+	identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
+	// file paths with an extension winnow can read (and a few others)
+	pathRE = regexp.MustCompile(`(?:[A-Za-z0-9_.\-]+/)*[A-Za-z0-9_\-]+\.(?:py|pyi|go|js|jsx|mjs|ts|tsx|java|kt|scala|rs|c|h|cc|cpp|hpp|rb|cs|php|sh|lua|zig|hs|ml|mli)\b`)
+)
+
+func parseQuery(text string) *parsed {
+	if len(text) > maxQueryBytes {
+		text = text[:maxQueryBytes]
+	}
+	q := &parsed{intent: intent.Detect(text), terms: make(map[string]float64)}
+	seen := make(map[string]int)
+	addTerms := func(s string, w float64) {
+		terms.Scan(s, func(t string) {
+			if seen[t] < maxTermRepeats {
+				seen[t]++
+				q.terms[t] += w
+			}
+		})
+	}
+	title, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	addTerms(title, weightTitleTerm-weightTextTerm) // and once more below
+
+	// Code first: backticked and fenced spans are identifiers by
+	// intent, and are blanked out of the prose that follows.
+	prose := text
+	for _, re := range []*regexp.Regexp{fencedCode, inlineCode} {
+		for _, span := range re.FindAllString(prose, -1) {
+			addTerms(span, weightCodeTerm)
+			q.addIdents(span, true)
+			q.addPaths(span)
+		}
+		prose = re.ReplaceAllString(prose, " ")
+	}
+	addTerms(prose, weightTextTerm)
+	q.addIdents(prose, false)
+	q.addPaths(prose)
+	for _, f := range q.intent.Frames {
+		if f.Symbol != "" && !f.Library {
+			q.idents = append(q.idents, mention{text: f.Symbol, inCode: true, weight: 1})
+		}
+	}
+	q.dedupIdents()
+	return q
+}
+
+// addIdents collects the identifiers of s. Inside code every identifier
+// counts; in prose only words that look like code do: with an
+// underscore, an inner capital, a dot between names, or a call.
+func (q *parsed) addIdents(s string, inCode bool) {
+	for _, loc := range identRE.FindAllStringIndex(s, -1) {
+		word := s[loc[0]:loc[1]]
+		if len(word) < 3 || terms.IsStopword(strings.ToLower(word)) || pythonNoise[word] {
+			continue
+		}
+		called := loc[1] < len(s) && s[loc[1]] == '('
+		w := 1.0
+		switch {
+		case inCode:
+		case strings.Contains(word, "_") || strings.Contains(word, ".") || innerCapital(word) || called:
+			w = 0.8
+		case isCapitalized(word):
+			w = 0.3 // perhaps a class name, perhaps the start of a sentence
+		default:
+			continue
+		}
+		q.idents = append(q.idents, mention{text: strings.Trim(word, "."), inCode: inCode, weight: w})
+	}
+}
+
+func (q *parsed) addPaths(s string) {
+	q.paths = append(q.paths, pathRE.FindAllString(s, -1)...)
+}
+
+// dedupIdents keeps the strongest mention of each identifier.
+func (q *parsed) dedupIdents() {
+	best := make(map[string]int)
+	var out []mention
+	for _, m := range q.idents {
+		if i, ok := best[m.text]; ok {
+			if m.weight > out[i].weight {
+				out[i] = m
+			}
+			continue
+		}
+		best[m.text] = len(out)
+		out = append(out, m)
+	}
+	q.idents = out
+	slices.Sort(q.paths)
+	q.paths = slices.Compact(q.paths)
+}
+
+func innerCapital(w string) bool {
+	for i, r := range w {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func isCapitalized(w string) bool {
+	r := []rune(w)
+	return len(r) > 1 && unicode.IsUpper(r[0]) && !unicode.IsUpper(r[1])
+}
+
+// pythonNoise are names every Python snippet uses and no repository
+// defines usefully.
+var pythonNoise = map[string]bool{
+	"print": true, "len": true, "str": true, "int": true, "float": true, "list": true, "dict": true,
+	"tuple": true, "set": true, "range": true, "isinstance": true, "type": true, "object": true,
+	"Traceback": true, "File": true, "line": true, "module": true, "most": true, "recent": true,
+	"call": true, "last": true, "True": true, "False": true, "None": true, "self": true,
+}

@@ -1,0 +1,443 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/intent"
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// A Feature is one signal ranking combines. Each is scaled to [0, 1]
+// before it is weighted, so that weights compare across queries.
+type Feature int
+
+const (
+	FeatLexical Feature = iota // BM25F of the task's words over the definition's document
+	FeatMention                // the task names the definition (name, qualified name, module path)
+	FeatPath                   // the task names the definition's file or module
+	FeatTrace                  // a stack frame of the task lies in the definition
+	FeatFile                   // the definition's file as a whole matches the task's words
+	FeatGraph                  // references tie it to the strongest candidates
+	NumFeatures
+)
+
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph"}
+
+func (f Feature) String() string { return featureNames[f] }
+
+// Weights weigh the features of a definition's score.
+type Weights [NumFeatures]float64
+
+// DefaultWeights were tuned on the localization dev set
+// (bench/localize): a named identifier or a stack frame outweighs any
+// amount of word overlap, and a file that matches as a whole lifts its
+// definitions.
+var DefaultWeights = Weights{
+	FeatLexical: 1.0,
+	FeatMention: 1.5,
+	FeatPath:    0.6,
+	FeatTrace:   2.0,
+	FeatFile:    0.8,
+	FeatGraph:   0.4,
+}
+
+// Priors scale a definition's score by where it lives. Fixes land in
+// library code far more often than in tests, docs or examples, unless
+// the task is to write tests.
+const (
+	priorTest      = 0.35
+	priorAux       = 0.5
+	priorNonCode   = 0.6 // fields, variables, constants: context more than answer
+	priorTestWrite = 1.6 // tests when the task is to write tests
+)
+
+const (
+	maxQueryTerms = 48  // the query terms scored, strongest first
+	graphSeeds    = 12  // candidates whose references the graph follows
+	rankDepth     = 200 // definitions and files a Ranking keeps
+)
+
+// A RankedDef is a definition with its score and the weighted share of
+// each feature in it (before priors).
+type RankedDef struct {
+	ID       int64                `json:"id"`
+	Path     string               `json:"path"`
+	Name     string               `json:"name"`
+	Qual     string               `json:"qualified_name"`
+	Kind     symbol.Kind          `json:"kind"`
+	Span     symbol.Span          `json:"span"`
+	Score    float64              `json:"score"`
+	Features [NumFeatures]float64 `json:"-"`
+	Prior    float64              `json:"prior"`
+	def      int32
+}
+
+// A RankedFile is a file with its score.
+type RankedFile struct {
+	Path  string  `json:"path"`
+	Score float64 `json:"score"`
+	file  int32
+}
+
+// A Ranking is what a task ranks: definitions and files, best first.
+type Ranking struct {
+	Intent intent.Result `json:"intent"`
+	Defs   []RankedDef   `json:"definitions"`
+	Files  []RankedFile  `json:"files"`
+	Terms  []string      `json:"terms"` // the query terms scored, strongest first
+}
+
+// Rank scores every definition and file of the index for a task.
+func (e *Engine) Rank(ctx context.Context, task string) (*Ranking, error) {
+	c, err := e.corpus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := parseQuery(task)
+	r := &ranker{c: c, q: q, w: e.weights}
+	r.run(ctx, e)
+	return r.result(), nil
+}
+
+// ranker holds the per-definition and per-file feature arrays of one
+// ranking.
+type ranker struct {
+	c     *corpus
+	q     *parsed
+	w     Weights
+	feat  [NumFeatures][]float64 // per definition, scaled to [0, 1]
+	file  [NumFeatures][]float64 // per file
+	score []float64
+	terms []string
+}
+
+func (r *ranker) run(ctx context.Context, e *Engine) {
+	nd, nf := len(r.c.defs), len(r.c.files)
+	for f := range NumFeatures {
+		r.feat[f] = make([]float64, nd)
+		r.file[f] = make([]float64, nf)
+	}
+	r.lexical()
+	r.mentions()
+	r.pathMentions()
+	r.traces()
+	r.combine()
+	if seeds := r.top(graphSeeds); len(seeds) > 0 {
+		r.graph(ctx, e, seeds)
+		r.combine()
+	}
+}
+
+// lexical scores definitions and files by BM25 over the task's words.
+func (r *ranker) lexical() {
+	type qt struct {
+		term string
+		w    float64
+	}
+	var qts []qt
+	for t, w := range r.q.terms {
+		if len(r.c.defText.postings[t]) > 0 || len(r.c.fileText.postings[t]) > 0 {
+			qts = append(qts, qt{t, w * r.c.fileText.idf(t)})
+		}
+	}
+	slices.SortFunc(qts, func(a, b qt) int { return cmp.Or(cmp.Compare(b.w, a.w), strings.Compare(a.term, b.term)) })
+	qts = qts[:min(len(qts), maxQueryTerms)]
+	for _, t := range qts {
+		qw := r.q.terms[t.term]
+		r.c.defText.score(t.term, qw, r.feat[FeatLexical])
+		r.c.fileText.score(t.term, qw, r.file[FeatLexical])
+		r.terms = append(r.terms, t.term)
+	}
+	scaleMax(r.feat[FeatLexical])
+	scaleMax(r.file[FeatLexical])
+}
+
+// mentions scores definitions the task names. A name shared by many
+// definitions says less about each: the score falls with the number of
+// definitions it matches.
+func (r *ranker) mentions() {
+	for _, m := range r.q.idents {
+		parts := strings.Split(m.text, ".")
+		name := parts[len(parts)-1]
+		cands := r.c.byName[strings.ToLower(name)]
+		if len(cands) == 0 {
+			continue
+		}
+		qualifier := strings.Join(parts[:len(parts)-1], ".")
+		var exact []int32
+		for _, d := range cands {
+			if r.c.defs[d].Name == name {
+				exact = append(exact, d)
+			}
+		}
+		caseFactor := 1.0
+		if len(exact) == 0 {
+			exact, caseFactor = cands, 0.6
+		}
+		specificity := 1 / (1 + math.Log(float64(len(exact))))
+		for _, d := range exact {
+			def := &r.c.defs[d]
+			s := m.weight * caseFactor * specificity
+			if qualifier != "" {
+				switch {
+				case qualMatches(def.Qual, m.text):
+					s = m.weight * caseFactor // a qualified name is specific by itself
+				case moduleMatches(r.c.files[def.file].path, qualifier):
+					s = m.weight * caseFactor
+				default:
+					s *= 0.5
+				}
+			}
+			r.feat[FeatMention][d] = max(r.feat[FeatMention][d], s)
+		}
+	}
+}
+
+// qualMatches reports whether qual is q or ends with "."+q.
+func qualMatches(qual, q string) bool {
+	return qual == q || strings.HasSuffix(qual, "."+q)
+}
+
+// moduleMatches reports whether a dotted module path names the file:
+// "sympy.core.basic" names sympy/core/basic.py and sympy/core/basic/__init__.py.
+func moduleMatches(file, module string) bool {
+	mod := strings.ReplaceAll(module, ".", "/")
+	stem := strings.TrimSuffix(file, path.Ext(file))
+	stem = strings.TrimSuffix(stem, "/__init__")
+	return stem == mod || strings.HasSuffix(stem, "/"+mod)
+}
+
+// pathMentions scores files the task names by path or module, and the
+// definitions in them.
+func (r *ranker) pathMentions() {
+	mark := func(fi int32, s float64) {
+		r.file[FeatPath][fi] = max(r.file[FeatPath][fi], s)
+	}
+	for _, p := range r.q.paths {
+		p = strings.TrimPrefix(p, "./")
+		for fi, f := range r.c.files {
+			switch {
+			case f.path == p || strings.HasSuffix(f.path, "/"+p):
+				mark(int32(fi), 1)
+			case path.Base(f.path) == path.Base(p):
+				mark(int32(fi), 0.4)
+			}
+		}
+	}
+	for _, m := range r.q.idents {
+		if !strings.Contains(m.text, ".") {
+			continue
+		}
+		// The longest prefix of a dotted name that is a module names a file.
+		parts := strings.Split(m.text, ".")
+		for k := len(parts); k >= 2; k-- {
+			mod := strings.Join(parts[:k], ".")
+			found := false
+			for fi, f := range r.c.files {
+				if moduleMatches(f.path, mod) {
+					mark(int32(fi), m.weight*float64(k)/float64(len(parts)))
+					found = true
+				}
+			}
+			if found {
+				break
+			}
+		}
+	}
+	for fi, f := range r.c.files {
+		if s := r.file[FeatPath][fi]; s > 0 {
+			for _, d := range f.defs {
+				r.feat[FeatPath][d] = s
+			}
+		}
+	}
+}
+
+// traces scores the definitions a stack frame of the task lies in:
+// innermost frames most, each frame further out less.
+func (r *ranker) traces() {
+	weight := 1.0
+	for _, fr := range r.q.intent.Frames {
+		if fr.Library {
+			continue
+		}
+		fi := r.frameFile(fr)
+		if fi < 0 {
+			continue
+		}
+		r.file[FeatTrace][fi] = max(r.file[FeatTrace][fi], weight)
+		best := int32(-1)
+		for _, d := range r.c.files[fi].defs {
+			def := &r.c.defs[d]
+			if !def.Kind.IsCallable() && !def.Kind.IsType() {
+				continue
+			}
+			inSpan := fr.Line > 0 && def.Span.StartLine <= fr.Line && fr.Line <= def.Span.EndLine
+			named := fr.Function != "" && def.Name == lastSegment(fr.Function)
+			if inSpan || (fr.Line == 0 && named) {
+				// The innermost definition around the line wins.
+				if best < 0 || r.c.defs[best].Span.Lines() > def.Span.Lines() {
+					best = d
+				}
+			}
+		}
+		if best >= 0 {
+			r.feat[FeatTrace][best] = max(r.feat[FeatTrace][best], weight)
+		}
+		weight *= 0.8
+	}
+}
+
+// frameFile finds the indexed file a frame names: the longest path
+// suffix the index knows.
+func (r *ranker) frameFile(fr intent.Frame) int32 {
+	for _, suffix := range fr.PathSuffixes() {
+		if fi, ok := r.c.byPath[suffix]; ok {
+			return fi
+		}
+	}
+	return -1
+}
+
+func lastSegment(s string) string {
+	if i := strings.LastIndexAny(s, ".:"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// combine computes every definition's score from its features, its
+// file's and its priors.
+func (r *ranker) combine() {
+	if r.score == nil {
+		r.score = make([]float64, len(r.c.defs))
+	}
+	for d := range r.c.defs {
+		def := &r.c.defs[d]
+		if def.file < 0 {
+			r.score[d] = 0
+			continue
+		}
+		r.feat[FeatFile][d] = r.file[FeatLexical][def.file]
+		var s float64
+		for f := range NumFeatures {
+			s += r.w[f] * r.feat[f][d]
+		}
+		r.score[d] = s * r.prior(d)
+	}
+}
+
+// prior is the factor for where a definition lives and what it is.
+func (r *ranker) prior(d int) float64 {
+	def := &r.c.defs[d]
+	f := &r.c.files[def.file]
+	p := 1.0
+	switch {
+	case f.test && r.q.intent.Kind == intent.TestWriting:
+		p *= priorTestWrite
+	case f.test:
+		p *= priorTest
+	case f.aux:
+		p *= priorAux
+	}
+	if !callableOrType(def.Kind) {
+		p *= priorNonCode
+	}
+	return p
+}
+
+// top returns the n best definitions with a positive score.
+func (r *ranker) top(n int) []int32 {
+	var idx []int32
+	for d, s := range r.score {
+		if s > 0 {
+			idx = append(idx, int32(d))
+		}
+	}
+	slices.SortFunc(idx, func(a, b int32) int { return cmp.Compare(r.score[b], r.score[a]) })
+	return idx[:min(len(idx), n)]
+}
+
+func (r *ranker) result() *Ranking {
+	out := &Ranking{Intent: r.q.intent, Terms: r.terms}
+	for _, d := range r.top(rankDepth) {
+		def := &r.c.defs[d]
+		rd := RankedDef{
+			ID: def.ID, Path: r.c.files[def.file].path, Name: def.Name, Qual: def.Qual, Kind: def.Kind,
+			Span: def.Span, Score: r.score[d], Prior: r.prior(int(d)), def: d,
+		}
+		for f := range NumFeatures {
+			rd.Features[f] = r.w[f] * r.feat[f][d]
+		}
+		out.Defs = append(out.Defs, rd)
+	}
+	out.Files = r.rankFiles()
+	return out
+}
+
+// Weights of a file's score: its best definition, its runner-up, and
+// how it matches as a whole.
+const (
+	fileBestDef   = 1.0
+	fileSecondDef = 0.3
+	fileLexical   = 0.8
+	filePath      = 1.0
+	fileTrace     = 1.5
+)
+
+// rankFiles ranks files natively: a file is as good as its best
+// definitions, its own text, and what the task says of it.
+func (r *ranker) rankFiles() []RankedFile {
+	best := make([][2]float64, len(r.c.files))
+	for d, s := range r.score {
+		fi := r.c.defs[d].file
+		if fi < 0 || s <= 0 {
+			continue
+		}
+		b := &best[fi]
+		switch {
+		case s > b[0]:
+			b[0], b[1] = s, b[0]
+		case s > b[1]:
+			b[1] = s
+		}
+	}
+	var out []RankedFile
+	for fi, f := range r.c.files {
+		s := fileBestDef*best[fi][0] + fileSecondDef*best[fi][1] +
+			fileLexical*r.file[FeatLexical][fi] + filePath*r.file[FeatPath][fi] + fileTrace*r.file[FeatTrace][fi]
+		switch {
+		case f.test && r.q.intent.Kind == intent.TestWriting:
+		case f.test:
+			s *= priorTest
+		case f.aux:
+			s *= priorAux
+		}
+		if s > 0 {
+			out = append(out, RankedFile{Path: f.path, Score: s, file: int32(fi)})
+		}
+	}
+	slices.SortFunc(out, func(a, b RankedFile) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
+	})
+	return out[:min(len(out), rankDepth)]
+}
+
+// scaleMax divides xs by its maximum, so the best is 1.
+func scaleMax(xs []float64) {
+	m := 0.0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	if m <= 0 {
+		return
+	}
+	for i := range xs {
+		xs[i] /= m
+	}
+}

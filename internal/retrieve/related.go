@@ -1,0 +1,222 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/intent"
+)
+
+const (
+	snippetContext = 3  // lines around a stack frame's line
+	maxSnippets    = 12 // frames shown as snippets
+	importFiles    = 3  // files whose imports are shown: those of the best definitions
+	relatedOf      = 5  // definitions whose tests and callers are looked for
+	maxRelated     = 20 // cards per tests and callers section
+)
+
+// snippetCards are the source lines around the task's stack frames, in
+// frame order (innermost first).
+func (p *packer) snippetCards() []Card {
+	type window struct{ from, to int }
+	byFile := make(map[string][]window)
+	var files []string
+	notes := make(map[string]string)
+	for _, fr := range p.r.Intent.Frames {
+		if fr.Library || fr.Line <= 0 {
+			continue
+		}
+		fi := -1
+		for _, suffix := range fr.PathSuffixes() {
+			if i, ok := p.c.byPath[suffix]; ok {
+				fi = int(i)
+				break
+			}
+		}
+		if fi < 0 {
+			continue
+		}
+		path := p.c.files[fi].path
+		if byFile[path] == nil {
+			files = append(files, path)
+			notes[path] = fr.Function
+		}
+		byFile[path] = append(byFile[path], window{max(1, fr.Line-snippetContext), fr.Line + snippetContext})
+		if len(files) == maxSnippets {
+			break
+		}
+	}
+	var cards []Card
+	for _, path := range files {
+		src, err := p.source(path)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(string(src), "\n")
+		ws := byFile[path]
+		slices.SortFunc(ws, func(a, b window) int { return cmp.Compare(a.from, b.from) })
+		merged := ws[:1]
+		for _, w := range ws[1:] {
+			last := &merged[len(merged)-1]
+			if w.from <= last.to+1 {
+				last.to = max(last.to, w.to)
+			} else {
+				merged = append(merged, w)
+			}
+		}
+		for _, w := range merged {
+			to := min(w.to, len(lines))
+			if w.from > to {
+				continue
+			}
+			c := Card{
+				Section: intent.Snippets, Kind: "snippet", Path: path, StartLine: w.from, EndLine: to,
+				Text: strings.Join(lines[w.from-1:to], "\n"), lang: p.langOf(path),
+			}
+			if fn := notes[path]; fn != "" {
+				c.Note = "frame in " + fn
+			}
+			cards = append(cards, c)
+		}
+	}
+	return cards
+}
+
+// importCards are the import lines of the files of the best definitions.
+func (p *packer) importCards(ctx context.Context, defs []Card) []Card {
+	var cards []Card
+	seen := make(map[string]bool)
+	for _, d := range defs {
+		if len(seen) == importFiles {
+			break
+		}
+		if seen[d.Path] {
+			continue
+		}
+		seen[d.Path] = true
+		imps, err := p.e.ix.FileImports(ctx, d.Path)
+		if err != nil || len(imps) == 0 {
+			continue
+		}
+		src, err := p.source(d.Path)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(string(src), "\n")
+		var text []string
+		first, last, prev := 0, 0, 0
+		for _, imp := range imps {
+			if imp.Line == prev || imp.Line < 1 || imp.Line > len(lines) {
+				continue
+			}
+			prev = imp.Line
+			if first == 0 {
+				first = imp.Line
+			}
+			last = imp.Line
+			text = append(text, strings.TrimRight(lines[imp.Line-1], " \t\r"))
+		}
+		if len(text) == 0 {
+			continue
+		}
+		cards = append(cards, Card{
+			Section: intent.Imports, Kind: "imports", Path: d.Path, StartLine: first, EndLine: last,
+			Text: strings.Join(text, "\n"), lang: p.langOf(d.Path),
+		})
+	}
+	return cards
+}
+
+// relatedCards are the tests and the callers of the best definitions:
+// definitions that use their names, split by whether they live in tests.
+func (p *packer) relatedCards(ctx context.Context, defs []Card) (tests, callers []Card) {
+	type target struct {
+		name string
+		rank int
+		id   int64
+	}
+	var targets []target
+	var names []string
+	for _, d := range defs {
+		if len(targets) == relatedOf {
+			break
+		}
+		s, ok := p.syms[d.id]
+		if !ok || !callableOrType(s.Kind) {
+			continue
+		}
+		targets = append(targets, target{s.Name, d.Rank, d.id})
+		names = append(names, s.Name)
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	edges, err := p.e.ix.RefsTo(ctx, names)
+	if err != nil {
+		return nil, nil
+	}
+	inPack := make(map[int64]bool)
+	for _, d := range defs {
+		inPack[d.id] = true
+	}
+	type use struct {
+		scope  int64
+		target target
+		line   int
+		count  int
+	}
+	best := make(map[int64]use)
+	for _, e := range edges {
+		if e.Scope == 0 || inPack[e.Scope] {
+			continue
+		}
+		for _, t := range targets {
+			if t.name != e.Name || e.Scope == t.id {
+				continue
+			}
+			u, ok := best[e.Scope]
+			if !ok || t.rank < u.target.rank {
+				best[e.Scope] = use{e.Scope, t, e.Line, e.Count}
+			}
+		}
+	}
+	uses := make([]use, 0, len(best))
+	for _, u := range best {
+		uses = append(uses, u)
+	}
+	slices.SortFunc(uses, func(a, b use) int {
+		return cmp.Or(cmp.Compare(a.target.rank, b.target.rank), cmp.Compare(b.count, a.count), cmp.Compare(a.scope, b.scope))
+	})
+	ids := make([]int64, 0, len(uses))
+	for _, u := range uses {
+		ids = append(ids, u.scope)
+	}
+	syms, err := p.e.ix.SymbolsByID(ctx, ids)
+	if err != nil {
+		return nil, nil
+	}
+	for _, u := range uses {
+		s, ok := syms[u.scope]
+		if !ok {
+			continue
+		}
+		fi, ok := p.c.byPath[s.Path]
+		test := ok && p.c.files[fi].test
+		section := intent.Callers
+		if test {
+			section = intent.Tests
+		}
+		c := p.symbolCard(s, u.scope, section)
+		c.Note = fmt.Sprintf("uses %s at line %d", u.target.name, u.line)
+		switch {
+		case test && len(tests) < maxRelated:
+			tests = append(tests, c)
+		case !test && len(callers) < maxRelated:
+			callers = append(callers, c)
+		}
+	}
+	return tests, callers
+}

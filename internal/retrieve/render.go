@@ -1,0 +1,169 @@
+package retrieve
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// A Format is how a Pack is written out.
+type Format int
+
+const (
+	XML      Format = iota // XML-tagged sections; card text is raw, not escaped
+	Markdown               // headings and fenced code
+	JSON                   // the Pack as JSON
+)
+
+// ParseFormat reads a format name: xml, md (markdown) or json.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "xml", "":
+		return XML, nil
+	case "md", "markdown":
+		return Markdown, nil
+	case "json":
+		return JSON, nil
+	}
+	return 0, fmt.Errorf("unknown format %q: use xml, md or json", s)
+}
+
+func (f Format) String() string { return [...]string{"xml", "md", "json"}[f] }
+
+// Render writes the pack in format f.
+func (p *Pack) Render(w io.Writer, f Format) error {
+	if f == JSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(p)
+	}
+	var b strings.Builder
+	b.WriteString(openPack(f, p.Task, p.Intent.Kind.String(), p.Budget))
+	for _, s := range p.Sections {
+		b.WriteString(openSection(f, s.Name))
+		for _, c := range s.Cards {
+			b.WriteString(renderCard(f, c))
+		}
+		b.WriteString(closeSection(f, s.Name))
+	}
+	b.WriteString(closePack(f))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func openPack(f Format, task, intent string, budget int) string {
+	title := firstLine(task, 120)
+	switch f {
+	case Markdown:
+		return fmt.Sprintf("# Context: %s\n\nIntent: %s. Budget: %d tokens.\n\n", title, intent, budget)
+	case XML:
+		return fmt.Sprintf("<context task=\"%s\" intent=\"%s\" budget=\"%d\">\n", attr(title), intent, budget)
+	}
+	return ""
+}
+
+func closePack(f Format) string {
+	if f == XML {
+		return "</context>\n"
+	}
+	return ""
+}
+
+func openSection(f Format, name string) string {
+	switch f {
+	case Markdown:
+		return "## " + strings.ToUpper(name[:1]) + name[1:] + "\n\n"
+	case XML:
+		return "<" + name + ">\n"
+	}
+	return ""
+}
+
+func closeSection(f Format, name string) string {
+	if f == XML {
+		return "</" + name + ">\n"
+	}
+	return ""
+}
+
+// renderCard writes one card, with its location on every card.
+func renderCard(f Format, c Card) string {
+	if f == JSON {
+		data, _ := json.MarshalIndent(c, "      ", "  ")
+		return string(data) + ",\n"
+	}
+	loc := fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine)
+	text := strings.TrimRight(c.Text, "\n")
+	switch f {
+	case Markdown:
+		var head string
+		if c.Name != "" {
+			head = fmt.Sprintf("### %s `%s` — %s", c.Kind, c.Name, loc)
+		} else {
+			head = fmt.Sprintf("### %s — %s", c.Kind, loc)
+		}
+		if c.Note != "" {
+			head += " (" + c.Note + ")"
+		}
+		return head + "\n```" + fenceLang(c.lang) + "\n" + text + "\n```\n\n"
+	case XML:
+		var b strings.Builder
+		tag := cardTag(c)
+		fmt.Fprintf(&b, "<%s", tag)
+		if c.Name != "" {
+			fmt.Fprintf(&b, " kind=\"%s\" name=\"%s\"", attr(c.Kind), attr(c.Name))
+		}
+		fmt.Fprintf(&b, " loc=\"%s\"", attr(loc))
+		if tag == "definition" {
+			fmt.Fprintf(&b, " detail=\"%s\"", c.Detail)
+		}
+		if c.Note != "" {
+			fmt.Fprintf(&b, " note=\"%s\"", attr(c.Note))
+		}
+		fmt.Fprintf(&b, ">\n%s\n</%s>\n", text, tag)
+		return b.String()
+	}
+	return ""
+}
+
+func cardTag(c Card) string {
+	switch c.Kind {
+	case "snippet":
+		return "snippet"
+	case "imports":
+		return "file"
+	}
+	return "definition"
+}
+
+// attr escapes a value for an XML attribute.
+func attr(s string) string {
+	return strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
+}
+
+func firstLine(s string, max int) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > max {
+		s = truncateUTF8(s, max) + "…"
+	}
+	return s
+}
+
+func truncateUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:min(n, len(s))]
+}
+
+// fenceLang is the Markdown code-fence tag for a language.
+func fenceLang(lang string) string {
+	switch lang {
+	case "csharp":
+		return "cs"
+	case "ocaml_interface":
+		return "ocaml"
+	}
+	return lang
+}
