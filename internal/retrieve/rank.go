@@ -359,7 +359,14 @@ func (r *ranker) top(n int) []int32 {
 			idx = append(idx, int32(d))
 		}
 	}
-	slices.SortFunc(idx, func(a, b int32) int { return cmp.Compare(r.score[b], r.score[a]) })
+	// Ties go to the earlier path and line, so that a ranking does not
+	// depend on the order the index assigned ids in.
+	slices.SortFunc(idx, func(a, b int32) int {
+		da, db := &r.c.defs[a], &r.c.defs[b]
+		return cmp.Or(cmp.Compare(r.score[b], r.score[a]),
+			strings.Compare(r.c.files[da.file].path, r.c.files[db.file].path),
+			cmp.Compare(da.Span.StartByte, db.Span.StartByte))
+	})
 	return idx[:min(len(idx), n)]
 }
 

@@ -1,0 +1,3 @@
+module example.com/skiff/gateway
+
+go 1.22
