@@ -263,10 +263,9 @@ func (r *ranker) pathMentions() {
 func (r *ranker) traces() {
 	weight := 1.0
 	for _, fr := range r.q.intent.Frames {
-		if fr.Library {
-			continue
-		}
-		fi := r.frameFile(fr)
+		// A library frame counts when it resolves into the tree: the
+		// project itself, installed in site-packages, is the usual case.
+		fi := r.c.frameFile(fr)
 		if fi < 0 {
 			continue
 		}
@@ -293,15 +292,30 @@ func (r *ranker) traces() {
 	}
 }
 
-// frameFile finds the indexed file a frame names: the longest path
-// suffix the index knows.
-func (r *ranker) frameFile(fr intent.Frame) int32 {
-	for _, suffix := range fr.PathSuffixes() {
-		if fi, ok := r.c.byPath[suffix]; ok {
+// frameFile finds the indexed file a frame names: the longest suffix of
+// the frame's path that is an indexed path, or else the one indexed path
+// that ends with the frame's path (a dev server's /src/a.ts is
+// web/src/a.ts in the tree).
+func (c *corpus) frameFile(fr intent.Frame) int32 {
+	suffixes := fr.PathSuffixes()
+	for _, suffix := range suffixes {
+		if fi, ok := c.byPath[suffix]; ok {
 			return fi
 		}
 	}
-	return -1
+	if len(suffixes) == 0 || !strings.Contains(suffixes[0], "/") {
+		return -1 // a bare file name says too little to guess a directory
+	}
+	found := int32(-1)
+	for fi, f := range c.files {
+		if strings.HasSuffix(f.path, "/"+suffixes[0]) {
+			if found >= 0 {
+				return -1 // ambiguous
+			}
+			found = int32(fi)
+		}
+	}
+	return found
 }
 
 func lastSegment(s string) string {

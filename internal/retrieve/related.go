@@ -26,16 +26,10 @@ func (p *packer) snippetCards() []Card {
 	var files []string
 	notes := make(map[string]string)
 	for _, fr := range p.r.Intent.Frames {
-		if fr.Library || fr.Line <= 0 {
+		if fr.Line <= 0 {
 			continue
 		}
-		fi := -1
-		for _, suffix := range fr.PathSuffixes() {
-			if i, ok := p.c.byPath[suffix]; ok {
-				fi = int(i)
-				break
-			}
-		}
+		fi := p.c.frameFile(fr)
 		if fi < 0 {
 			continue
 		}
