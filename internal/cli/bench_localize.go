@@ -9,12 +9,16 @@ import (
 
 	"github.com/winnowhq/winnow/internal/bench/localize"
 	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/retrieve"
 )
 
 func (a *app) benchLocalizeCommand() *cobra.Command {
 	var data, repos, out, score, only string
 	var asJSON bool
 	var limit int
+	var budgets []int
+	var noContext bool
+	var params []string
 	cmd := &cobra.Command{
 		Use:   "localize --data <jsonl> --repos <dir>",
 		Short: "Benchmark retrieval on real issues: does the context hold the code the fix edited?",
@@ -47,8 +51,9 @@ without running anything.`,
 				}
 			} else {
 				opts := localize.RunOptions{
-					Repos: repos,
-					Log:   a.stderr,
+					Repos:   repos,
+					Budgets: budgets,
+					Log:     a.stderr,
 					IndexOptions: func(root string) index.Options {
 						opts, err := a.indexOptions(cmd, &indexFlags{}, root)
 						if err != nil {
@@ -56,6 +61,16 @@ without running anything.`,
 						}
 						return opts
 					},
+				}
+				if len(params) > 0 {
+					par := retrieve.DefaultParams
+					if err := par.ParseAssignments(params); err != nil {
+						return usageError{err}
+					}
+					opts.Params = &par
+				}
+				if noContext {
+					opts.Budgets = []int{}
 				}
 				if only != "" || limit > 0 {
 					n := 0
@@ -98,6 +113,9 @@ without running anything.`,
 	fs.StringVar(&only, "only", "", "run only instances whose id contains this")
 	fs.IntVar(&limit, "limit", 0, "run at most this many instances")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fs.IntSliceVar(&budgets, "budgets", nil, "token budgets to measure context recall at (default 2000,4000,8000,16000)")
+	fs.StringSliceVar(&params, "param", nil, "override a ranking parameter, name=value (repeatable; for tuning)")
+	fs.BoolVar(&noContext, "no-context", false, "rank only: skip packing contexts (faster, for tuning the ranking)")
 	return cmd
 }
 

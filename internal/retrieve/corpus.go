@@ -4,32 +4,12 @@ import (
 	"context"
 	"math"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/winnowhq/winnow/internal/index"
 	"github.com/winnowhq/winnow/internal/symbol"
 )
-
-// fieldWeights weigh the fields of a definition's document in BM25F: a
-// query term in a name says most, one in a body least. Each field's
-// terms count as this many occurrences.
-var fieldWeights = [index.NumFields]float32{
-	index.FieldName: 3,
-	index.FieldPath: 0.75,
-	index.FieldSig:  1.5,
-	index.FieldDoc:  1,
-	index.FieldBody: 0.5,
-}
-
-// fileFieldWeights weigh the fields of a whole file's document: the
-// path carries much of what a file is about.
-var fileFieldWeights = [index.NumFields]float32{
-	index.FieldName: 1.5,
-	index.FieldPath: 3,
-	index.FieldSig:  1,
-	index.FieldDoc:  1,
-	index.FieldBody: 0.5,
-}
 
 // A posting is one document's weighted frequency of a term.
 type posting struct {
@@ -42,13 +22,8 @@ type bm25 struct {
 	postings map[string][]posting
 	length   []float32
 	avg      float32
+	k1, b    float64
 }
-
-// BM25 parameters, the usual ones.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
 
 func (b *bm25) idf(term string) float64 {
 	n := float64(len(b.length))
@@ -61,8 +36,8 @@ func (b *bm25) score(term string, qw float64, scores []float64) {
 	idf := b.idf(term)
 	for _, p := range b.postings[term] {
 		tf := float64(p.tf)
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(b.length[p.doc])/float64(b.avg))
-		scores[p.doc] += qw * idf * tf * (bm25K1 + 1) / (tf + norm)
+		norm := b.k1 * (1 - b.b + b.b*float64(b.length[p.doc])/float64(b.avg))
+		scores[p.doc] += qw * idf * tf * (b.k1 + 1) / (tf + norm)
 	}
 }
 
@@ -87,6 +62,7 @@ type defEntry struct {
 // once per index generation.
 type corpus struct {
 	gen   string
+	par   Params // the field weights and BM25 parameters it was built with
 	files []fileEntry
 	defs  []defEntry
 
@@ -99,15 +75,16 @@ type corpus struct {
 	fileText bm25 // one document per file
 }
 
-func loadCorpus(ctx context.Context, ix *index.Index, gen string) (*corpus, error) {
+func loadCorpus(ctx context.Context, ix *index.Index, gen string, par Params) (*corpus, error) {
 	c := &corpus{
 		gen:      gen,
+		par:      par,
 		fileByID: make(map[int64]int32),
 		defByID:  make(map[int64]int32),
 		byName:   make(map[string][]int32),
 		byPath:   make(map[string]int32),
-		defText:  bm25{postings: make(map[string][]posting)},
-		fileText: bm25{postings: make(map[string][]posting)},
+		defText:  bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
+		fileText: bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
 	}
 	err := ix.ForEachBrief(ctx, func(b *index.Brief) error {
 		c.defByID[b.ID] = int32(len(c.defs))
@@ -125,7 +102,7 @@ func loadCorpus(ctx context.Context, ix *index.Index, gen string) (*corpus, erro
 		var fileLen float32
 		addFile := func(ps []index.Posting) {
 			for _, p := range ps {
-				w := fileFieldWeights[p.Field] * float32(p.Count)
+				w := float32(c.par.FileFields[p.Field]) * float32(p.Count)
 				fileTF[p.Term] += w
 				fileLen += w
 			}
@@ -168,7 +145,7 @@ func (c *corpus) addDef(di int32, ps []index.Posting) {
 	var length float32
 	tf := make(map[string]float32, len(ps))
 	for _, p := range ps {
-		w := fieldWeights[p.Field] * float32(p.Count)
+		w := float32(c.par.Fields[p.Field]) * float32(p.Count)
 		tf[p.Term] += w
 		length += w
 	}
@@ -199,10 +176,16 @@ func isTestPath(p string) bool {
 		hasDir(p, "tests", "test", "testing", "__tests__", "spec", "testdata")
 }
 
-// isAuxPath reports documentation, examples, benchmarks and tooling.
+// isAuxPath reports documentation, examples, benchmarks, tooling and
+// static assets (a "jquery-3.5.1.js" under static/ is nobody's code).
 func isAuxPath(p string) bool {
-	return hasDir(p, "doc", "docs", "examples", "example", "benchmarks", "bench", "scripts", "tools", "ci", ".github")
+	return hasDir(p, "doc", "docs", "examples", "example", "benchmarks", "bench", "scripts", "tools", "ci", ".github", "static") ||
+		versionedFile.MatchString(path.Base(p))
 }
+
+// versionedFile matches file names that carry a release number, as
+// copied-in libraries do: underscore-1.13.1.js.
+var versionedFile = regexp.MustCompile(`[-_.]v?\d+\.\d+(\.\d+)?(\.min)?\.[a-z]+$`)
 
 func hasDir(p string, names ...string) bool {
 	dir := path.Dir(p)

@@ -13,8 +13,8 @@ import (
 
 // Options configure an Engine; nil or zero fields mean defaults.
 type Options struct {
-	// Weights of the ranking features; nil means DefaultWeights.
-	Weights *Weights
+	// Params of ranking; nil means DefaultParams.
+	Params *Params
 	// Counter counts tokens for budgets; nil means exact o200k.
 	Counter tokens.Counter
 	// Logger receives debug events; nil discards them.
@@ -27,7 +27,7 @@ type Options struct {
 // concurrent use.
 type Engine struct {
 	ix      *index.Index
-	weights Weights
+	par     Params
 	counter tokens.Counter
 	log     *slog.Logger
 
@@ -37,10 +37,10 @@ type Engine struct {
 
 // New returns an Engine over ix.
 func New(ix *index.Index, opts *Options) *Engine {
-	e := &Engine{ix: ix, weights: DefaultWeights, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	e := &Engine{ix: ix, par: DefaultParams, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if opts != nil {
-		if opts.Weights != nil {
-			e.weights = *opts.Weights
+		if opts.Params != nil {
+			e.par = *opts.Params
 		}
 		e.counter = opts.Counter
 		if opts.Logger != nil {
@@ -62,7 +62,7 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	if e.loaded != nil && e.loaded.gen == gen {
 		return e.loaded, nil
 	}
-	c, err := loadCorpus(ctx, e.ix, gen)
+	c, err := loadCorpus(ctx, e.ix, gen, e.par)
 	if err != nil {
 		return nil, fmt.Errorf("load index for retrieval: %w", err)
 	}

@@ -54,9 +54,13 @@ func parseQuery(text string) *parsed {
 		text = text[:maxQueryBytes]
 	}
 	q := &parsed{intent: intent.Detect(text), terms: make(map[string]float64)}
+	text = stripBoilerplate(text)
 	seen := make(map[string]int)
 	addTerms := func(s string, w float64) {
 		terms.Scan(s, func(t string) {
+			if templateWords[t] {
+				return
+			}
 			if seen[t] < maxTermRepeats {
 				seen[t]++
 				q.terms[t] += w
@@ -158,3 +162,32 @@ var pythonNoise = map[string]bool{
 	"Traceback": true, "File": true, "line": true, "module": true, "most": true, "recent": true,
 	"call": true, "last": true, "True": true, "False": true, "None": true, "self": true,
 }
+
+var (
+	htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+	detailsRE   = regexp.MustCompile(`(?is)<details>.*?</details>`)
+	// "numpy: 1.21.0", "python      : 3.8.10", "OS: Linux 5.4": the
+	// environment dumps issue templates ask for.
+	versionLine = regexp.MustCompile(`(?m)^[ \t>*-]*[A-Za-z][\w .()/-]{0,40}[:=][ \t]*v?\d+(\.\d+)+\S*.*$`)
+)
+
+// stripBoilerplate removes what issue templates add to every issue:
+// hidden instructions, collapsed environment dumps, version lines.
+func stripBoilerplate(text string) string {
+	text = htmlComment.ReplaceAllString(text, " ")
+	text = detailsRE.ReplaceAllString(text, " ")
+	return versionLine.ReplaceAllString(text, " ")
+}
+
+// templateWords are the (stemmed) words of issue templates' headings:
+// every issue of a project has them, so they say nothing about one.
+var templateWords = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(`describe bug reproduce reproduction expected behavior behaviour
+		actual result steps screenshot environment additional context version versions
+		info information please thank thanks issue problem happen happened hello minimal example
+		output instead would like`) {
+		m[terms.Stem(w)] = true
+	}
+	return m
+}()

@@ -33,29 +33,6 @@ func (f Feature) String() string { return featureNames[f] }
 // Weights weigh the features of a definition's score.
 type Weights [NumFeatures]float64
 
-// DefaultWeights were tuned on the localization dev set
-// (bench/localize): a named identifier or a stack frame outweighs any
-// amount of word overlap, and a file that matches as a whole lifts its
-// definitions.
-var DefaultWeights = Weights{
-	FeatLexical: 1.0,
-	FeatMention: 1.5,
-	FeatPath:    0.6,
-	FeatTrace:   2.0,
-	FeatFile:    0.8,
-	FeatGraph:   0.4,
-}
-
-// Priors scale a definition's score by where it lives. Fixes land in
-// library code far more often than in tests, docs or examples, unless
-// the task is to write tests.
-const (
-	priorTest      = 0.35
-	priorAux       = 0.5
-	priorNonCode   = 0.6 // fields, variables, constants: context more than answer
-	priorTestWrite = 1.6 // tests when the task is to write tests
-)
-
 const (
 	maxQueryTerms = 48  // the query terms scored, strongest first
 	graphSeeds    = 12  // candidates whose references the graph follows
@@ -99,7 +76,7 @@ func (e *Engine) Rank(ctx context.Context, task string) (*Ranking, error) {
 		return nil, err
 	}
 	q := parseQuery(task)
-	r := &ranker{c: c, q: q, w: e.weights}
+	r := &ranker{c: c, q: q, par: &e.par}
 	r.run(ctx, e)
 	return r.result(), nil
 }
@@ -109,7 +86,7 @@ func (e *Engine) Rank(ctx context.Context, task string) (*Ranking, error) {
 type ranker struct {
 	c     *corpus
 	q     *parsed
-	w     Weights
+	par   *Params
 	feat  [NumFeatures][]float64 // per definition, scaled to [0, 1]
 	file  [NumFeatures][]float64 // per file
 	score []float64
@@ -340,7 +317,7 @@ func (r *ranker) combine() {
 		r.feat[FeatFile][d] = r.file[FeatLexical][def.file]
 		var s float64
 		for f := range NumFeatures {
-			s += r.w[f] * r.feat[f][d]
+			s += r.par.Weights[f] * r.feat[f][d]
 		}
 		r.score[d] = s * r.prior(d)
 	}
@@ -353,14 +330,14 @@ func (r *ranker) prior(d int) float64 {
 	p := 1.0
 	switch {
 	case f.test && r.q.intent.Kind == intent.TestWriting:
-		p *= priorTestWrite
+		p *= r.par.PriorTestWrite
 	case f.test:
-		p *= priorTest
+		p *= r.par.PriorTest
 	case f.aux:
-		p *= priorAux
+		p *= r.par.PriorAux
 	}
 	if !callableOrType(def.Kind) {
-		p *= priorNonCode
+		p *= r.par.PriorNonCode
 	}
 	return p
 }
@@ -393,23 +370,13 @@ func (r *ranker) result() *Ranking {
 			Span: def.Span, Score: r.score[d], Prior: r.prior(int(d)), def: d,
 		}
 		for f := range NumFeatures {
-			rd.Features[f] = r.w[f] * r.feat[f][d]
+			rd.Features[f] = r.par.Weights[f] * r.feat[f][d]
 		}
 		out.Defs = append(out.Defs, rd)
 	}
 	out.Files = r.rankFiles()
 	return out
 }
-
-// Weights of a file's score: its best definition, its runner-up, and
-// how it matches as a whole.
-const (
-	fileBestDef   = 1.0
-	fileSecondDef = 0.3
-	fileLexical   = 0.8
-	filePath      = 1.0
-	fileTrace     = 1.5
-)
 
 // rankFiles ranks files natively: a file is as good as its best
 // definitions, its own text, and what the task says of it.
@@ -430,14 +397,15 @@ func (r *ranker) rankFiles() []RankedFile {
 	}
 	var out []RankedFile
 	for fi, f := range r.c.files {
-		s := fileBestDef*best[fi][0] + fileSecondDef*best[fi][1] +
-			fileLexical*r.file[FeatLexical][fi] + filePath*r.file[FeatPath][fi] + fileTrace*r.file[FeatTrace][fi]
+		par := r.par
+		s := par.FileBestDef*best[fi][0] + par.FileSecondDef*best[fi][1] +
+			par.FileLexical*r.file[FeatLexical][fi] + par.FilePath*r.file[FeatPath][fi] + par.FileTrace*r.file[FeatTrace][fi]
 		switch {
 		case f.test && r.q.intent.Kind == intent.TestWriting:
 		case f.test:
-			s *= priorTest
+			s *= par.PriorTest
 		case f.aux:
-			s *= priorAux
+			s *= par.PriorAux
 		}
 		if s > 0 {
 			out = append(out, RankedFile{Path: f.path, Score: s, file: int32(fi)})

@@ -23,14 +23,14 @@ const entityDepth = 100
 // RunOptions configure Run.
 type RunOptions struct {
 	Repos   string              // the prepared trees, see TreeDir
-	Budgets []int               // default DefaultBudgets
+	Budgets []int               // budgets to pack contexts at; nil means DefaultBudgets, empty (non-nil) none
 	Only    func(Instance) bool // nil runs every instance
 	Results io.Writer           // receives each Result as a JSON line, as it is done
 	Log     io.Writer           // progress lines; nil for none
 	// IndexOptions returns the options of the index of a tree; nil means
 	// the defaults with the index inside the tree.
 	IndexOptions func(root string) index.Options
-	Weights      *retrieve.Weights
+	Params       *retrieve.Params
 }
 
 // Run indexes each instance's tree (incrementally: a tree indexed
@@ -38,7 +38,7 @@ type RunOptions struct {
 // and its contexts at each budget, and returns one Result per instance.
 // It checks nothing out: the trees must be prepared.
 func Run(ctx context.Context, instances []Instance, opts RunOptions) ([]Result, error) {
-	if len(opts.Budgets) == 0 {
+	if opts.Budgets == nil {
 		opts.Budgets = DefaultBudgets
 	}
 	var out []Result
@@ -94,7 +94,7 @@ func runOne(ctx context.Context, in Instance, opts RunOptions) Result {
 	if st.Parsed > 0 {
 		r.IndexMS = ms(time.Since(start))
 	}
-	eng := retrieve.New(ix, &retrieve.Options{Weights: opts.Weights})
+	eng := retrieve.New(ix, &retrieve.Options{Params: opts.Params})
 	// The first query loads the engine's view of the index; the latency
 	// reported is a warm query's, as an agent's session sees after it.
 	if _, err := eng.Rank(ctx, in.ProblemStatement); err != nil {

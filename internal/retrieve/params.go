@@ -1,0 +1,124 @@
+package retrieve
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/index"
+)
+
+// Params are the numbers ranking is made of. DefaultParams were tuned on
+// the localization dev set (bench/localize); doc.go explains each
+// signal. A Params is a value: copy it to change it.
+type Params struct {
+	// Weights weigh a definition's features.
+	Weights Weights
+	// Fields weigh the fields of a definition's document in BM25F: a
+	// query term in a name says more than one deep in a body.
+	Fields [index.NumFields]float64
+	// FileFields weigh the fields of a whole file's document, where the
+	// path carries much of what the file is about.
+	FileFields [index.NumFields]float64
+	// BM25 saturation and length normalisation.
+	K1, B float64
+
+	// Priors scale a definition's score by where it lives and what it
+	// is. Fixes land in library code far more often than in tests, docs
+	// or examples, unless the task is to write tests.
+	PriorTest      float64
+	PriorAux       float64
+	PriorNonCode   float64 // fields, variables, constants: context more than answer
+	PriorTestWrite float64 // tests, when the task is to write tests
+
+	// A file's score: its best definition, its runner-up, its own text,
+	// and what the task says of it by path or stack frame.
+	FileBestDef, FileSecondDef, FileLexical, FilePath, FileTrace float64
+	// FileCohesion is the share of its file's score (scaled to [0, 1]) a
+	// definition gains: the right function is usually in the right file.
+	FileCohesion float64
+}
+
+// DefaultParams are the defaults of every Engine.
+var DefaultParams = Params{
+	Weights: Weights{
+		FeatLexical: 1.0,
+		FeatMention: 1.5,
+		FeatPath:    0.6,
+		FeatTrace:   2.0,
+		FeatFile:    0.8,
+		FeatGraph:   0.4,
+	},
+	Fields: [index.NumFields]float64{
+		index.FieldName: 3,
+		index.FieldPath: 0.75,
+		index.FieldSig:  1.5,
+		index.FieldDoc:  1,
+		index.FieldBody: 0.5,
+	},
+	FileFields: [index.NumFields]float64{
+		index.FieldName: 1.5,
+		index.FieldPath: 3,
+		index.FieldSig:  1,
+		index.FieldDoc:  1,
+		index.FieldBody: 0.5,
+	},
+	K1: 1.2, B: 0.75,
+	PriorTest: 0.35, PriorAux: 0.5, PriorNonCode: 0.6, PriorTestWrite: 1.6,
+	FileBestDef: 1.0, FileSecondDef: 0.3, FileLexical: 0.8, FilePath: 1.0, FileTrace: 1.5,
+	FileCohesion: 0,
+}
+
+var fieldNames = [index.NumFields]string{"name", "path", "sig", "doc", "body"}
+
+// knobs names every number of p, for Set and Names.
+func (p *Params) knobs() map[string]*float64 {
+	m := map[string]*float64{
+		"k1": &p.K1, "b": &p.B,
+		"prior.test": &p.PriorTest, "prior.aux": &p.PriorAux, "prior.noncode": &p.PriorNonCode, "prior.testwrite": &p.PriorTestWrite,
+		"file.best": &p.FileBestDef, "file.second": &p.FileSecondDef, "file.lexical": &p.FileLexical,
+		"file.path": &p.FilePath, "file.trace": &p.FileTrace, "file.cohesion": &p.FileCohesion,
+	}
+	for f := range NumFeatures {
+		m["weight."+Feature(f).String()] = &p.Weights[f]
+	}
+	for f := range index.NumFields {
+		m["field."+fieldNames[f]] = &p.Fields[f]
+		m["filefield."+fieldNames[f]] = &p.FileFields[f]
+	}
+	return m
+}
+
+// Set changes one number by name ("weight.mention", "field.body",
+// "prior.test", …); Names lists them.
+func (p *Params) Set(name string, v float64) error {
+	k, ok := p.knobs()[name]
+	if !ok {
+		return fmt.Errorf("no ranking parameter %q; known: %s", name, strings.Join(p.Names(), ", "))
+	}
+	*k = v
+	return nil
+}
+
+// Names lists the parameter names Set accepts.
+func (p *Params) Names() []string { return slices.Sorted(maps.Keys(p.knobs())) }
+
+// ParseAssignments applies "name=value" settings to p.
+func (p *Params) ParseAssignments(settings []string) error {
+	for _, s := range settings {
+		name, val, ok := strings.Cut(s, "=")
+		if !ok {
+			return fmt.Errorf("%q: want name=value", s)
+		}
+		v, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return fmt.Errorf("%q: %w", s, err)
+		}
+		if err := p.Set(name, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
