@@ -215,3 +215,63 @@ func TestUsageErrors(t *testing.T) {
 		t.Errorf("version: %d %q", code, out)
 	}
 }
+
+func TestContextCommand(t *testing.T) {
+	dir := repo(t)
+	code, out, errOut := run(t, "context", "--repo", dir, "--budget", "600", "make_square builds the wrong Shape")
+	if code != 0 {
+		t.Fatalf("context: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"<context ", "<definitions>", `name="make_square"`, "shapes.py:11-13", "</context>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("context lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "context: intent") || !strings.Contains(errOut, "/600 tokens") {
+		t.Errorf("summary line: %q", errOut)
+	}
+
+	code, out, _ = run(t, "context", "--repo", dir, "--format", "json", "--explain", "Store.Get returns the wrong item")
+	var pack struct {
+		Intent   string `json:"intent"`
+		Tokens   int    `json:"tokens"`
+		Budget   int    `json:"budget"`
+		Sections []struct {
+			Name  string `json:"name"`
+			Cards []struct {
+				Name string `json:"name"`
+				Path string `json:"path"`
+			} `json:"cards"`
+		} `json:"sections"`
+		Explain []struct {
+			Name   string             `json:"qualified_name"`
+			Shares map[string]float64 `json:"shares"`
+		} `json:"explain"`
+	}
+	if err := json.Unmarshal([]byte(out), &pack); err != nil || code != 0 {
+		t.Fatalf("context --format json: exit %d, %v: %q", code, err, out)
+	}
+	if pack.Tokens > pack.Budget || len(pack.Sections) == 0 || pack.Sections[0].Cards[0].Name != "store.Store.Get" {
+		t.Errorf("json pack: %+v", pack)
+	}
+	if len(pack.Explain) == 0 || pack.Explain[0].Shares["mention"] == 0 {
+		t.Errorf("explain: %+v", pack.Explain)
+	}
+
+	code, out, _ = run(t, "context", "--repo", dir, "--format", "md", "-")
+	if code != 2 {
+		t.Errorf("an empty task from stdin: exit %d %q", code, out)
+	}
+	for _, args := range [][]string{
+		{"context", "--repo", dir, "--format", "yaml", "x"},
+		{"context", "--repo", dir, "--budget", "-5", "x"},
+		{"context", "--repo", dir, ""},
+	} {
+		if code, _, errOut := run(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+	if code, _, errOut := run(t, "context", "--repo", dir, "--budget", "3", "x"); code != 1 || !strings.Contains(errOut, "budget too small") {
+		t.Errorf("tiny budget: exit %d, %q", code, errOut)
+	}
+}

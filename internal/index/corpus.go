@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,13 +14,59 @@ import (
 // Generation identifies the state of the index: it changes with every
 // update that changed anything. Callers that keep derived data in
 // memory compare it to know when to rebuild.
-func (ix *Index) Generation(ctx context.Context) (string, error) {
+func (ix *Index) Generation(ctx context.Context) (string, error) { return generation(ctx, ix.db) }
+
+func generation(ctx context.Context, q querier) (string, error) {
 	var gen string
-	err := ix.db.QueryRowContext(ctx, "SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')").Scan(&gen)
+	err := q.QueryRowContext(ctx, "SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')").Scan(&gen)
 	if err != nil {
 		return "", fmt.Errorf("read index generation: %w", err)
 	}
 	return gen, nil
+}
+
+// querier is what reads need of a database: the pool, or a read
+// transaction for a consistent snapshot.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// A Snapshot reads the index as one committed state: updates that land
+// while it is open are not seen. Close it when done.
+type Snapshot struct {
+	tx *sql.Tx
+}
+
+// Snapshot opens a consistent read view of the index.
+func (ix *Index) Snapshot(ctx context.Context) (*Snapshot, error) {
+	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("open index snapshot: %w", err)
+	}
+	// A deferred transaction takes its snapshot at its first read.
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM meta").Scan(&n); err != nil {
+		tx.Rollback()
+		return nil, fmt.Errorf("open index snapshot: %w", err)
+	}
+	return &Snapshot{tx: tx}, nil
+}
+
+// Close ends the snapshot.
+func (s *Snapshot) Close() error { return s.tx.Rollback() }
+
+// Generation is Index.Generation as of the snapshot.
+func (s *Snapshot) Generation(ctx context.Context) (string, error) { return generation(ctx, s.tx) }
+
+// ForEachBrief is Index.ForEachBrief as of the snapshot.
+func (s *Snapshot) ForEachBrief(ctx context.Context, fn func(*Brief) error) error {
+	return forEachBrief(ctx, s.tx, fn)
+}
+
+// ForEachFileDocs is Index.ForEachFileDocs as of the snapshot.
+func (s *Snapshot) ForEachFileDocs(ctx context.Context, fn func(*FileDocs) error) error {
+	return forEachFileDocs(ctx, s.tx, fn)
 }
 
 // A Brief is a definition without its signature and doc: what ranking
@@ -37,7 +84,11 @@ type Brief struct {
 
 // ForEachBrief calls fn for every definition, in id order.
 func (ix *Index) ForEachBrief(ctx context.Context, fn func(*Brief) error) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, file_id, name, qual, parent, kind, visibility,
+	return forEachBrief(ctx, ix.db, fn)
+}
+
+func forEachBrief(ctx context.Context, q querier, fn func(*Brief) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, file_id, name, qual, parent, kind, visibility,
 		start_line, end_line, start_byte, end_byte FROM symbols ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("read symbols: %w", err)

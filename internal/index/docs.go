@@ -251,7 +251,11 @@ func (r *reader) bytes(n uint64) string {
 // ForEachFileDocs calls fn with the lexical documents of every indexed
 // file, in path order.
 func (ix *Index) ForEachFileDocs(ctx context.Context, fn func(*FileDocs) error) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, lang, terms, first_symbol, nsymbols
+	return forEachFileDocs(ctx, ix.db, fn)
+}
+
+func forEachFileDocs(ctx context.Context, q querier, fn func(*FileDocs) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, path, lang, terms, first_symbol, nsymbols
 		FROM files WHERE skip = '' ORDER BY path`)
 	if err != nil {
 		return fmt.Errorf("read documents: %w", err)

@@ -75,7 +75,18 @@ type corpus struct {
 	fileText bm25 // one document per file
 }
 
-func loadCorpus(ctx context.Context, ix *index.Index, gen string, par Params) (*corpus, error) {
+// loadCorpus reads the index as one snapshot, so that an update landing
+// meanwhile cannot mix two states.
+func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, error) {
+	snap, err := ix.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	gen, err := snap.Generation(ctx)
+	if err != nil {
+		return nil, err
+	}
 	c := &corpus{
 		gen:      gen,
 		par:      par,
@@ -86,7 +97,7 @@ func loadCorpus(ctx context.Context, ix *index.Index, gen string, par Params) (*
 		defText:  bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
 		fileText: bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
 	}
-	err := ix.ForEachBrief(ctx, func(b *index.Brief) error {
+	err = snap.ForEachBrief(ctx, func(b *index.Brief) error {
 		c.defByID[b.ID] = int32(len(c.defs))
 		c.defs = append(c.defs, defEntry{Brief: *b, file: -1})
 		return nil
@@ -95,7 +106,7 @@ func loadCorpus(ctx context.Context, ix *index.Index, gen string, par Params) (*
 		return nil, err
 	}
 	c.defText.length = make([]float32, len(c.defs))
-	err = ix.ForEachFileDocs(ctx, func(fd *index.FileDocs) error {
+	err = snap.ForEachFileDocs(ctx, func(fd *index.FileDocs) error {
 		fi := int32(len(c.files))
 		f := fileEntry{id: fd.FileID, path: fd.Path, lang: fd.Language, test: isTestPath(fd.Path), aux: isAuxPath(fd.Path)}
 		fileTF := make(map[string]float32)
@@ -111,7 +122,7 @@ func loadCorpus(ctx context.Context, ix *index.Index, gen string, par Params) (*
 		for i, id := range fd.Symbols {
 			di, ok := c.defByID[id]
 			if !ok {
-				continue // the index changed between the two reads; the next load sees it whole
+				continue // cannot happen within one snapshot; a damaged index loses the symbol, not the query
 			}
 			c.defs[di].file = fi
 			f.defs = append(f.defs, di)

@@ -62,7 +62,7 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	if e.loaded != nil && e.loaded.gen == gen {
 		return e.loaded, nil
 	}
-	c, err := loadCorpus(ctx, e.ix, gen, e.par)
+	c, err := loadCorpus(ctx, e.ix, e.par)
 	if err != nil {
 		return nil, fmt.Errorf("load index for retrieval: %w", err)
 	}

@@ -2,7 +2,8 @@ package retrieve
 
 import (
 	"context"
-	"strings"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/intent"
@@ -69,7 +70,12 @@ type Pack struct {
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	Ranking  *Ranking      `json:"ranking,omitempty"`
 	Explain  []Explanation `json:"explain,omitempty"`
+
+	title string // the task's first line as the header shows it, when shortened to fit
 }
+
+// ErrBudgetTooSmall means not even an empty context fits the budget.
+var ErrBudgetTooSmall = errors.New("token budget too small")
 
 // Cards returns the number of cards and of full definition cards.
 func (p *Pack) Cards() (cards, full int) {
@@ -182,8 +188,15 @@ func (p *packer) pack(ctx context.Context, req Request) (*Pack, error) {
 
 	pack := &Pack{Task: req.Task, Intent: p.r.Intent, Budget: req.Budget}
 	// The frame of the pack (its header and section tags) comes out of
-	// the budget first.
+	// the budget first; a long task title is shortened to make room.
 	frame := p.frameTokens(pack, cands)
+	for frame > req.Budget/2 && len(p.titleOf(pack)) > 20 {
+		pack.title = firstLine(p.titleOf(pack), len(p.titleOf(pack))/2)
+		frame = p.frameTokens(pack, cands)
+	}
+	if empty := p.counter.Count(pack.render(p.format, false)); empty > req.Budget {
+		return nil, fmt.Errorf("%w: even an empty context takes %d tokens; ask for more than %d", ErrBudgetTooSmall, empty, req.Budget)
+	}
 	room := max(req.Budget-frame, 0)
 	profile := p.r.Intent.Profile
 	split := profile.Split(room, func(s intent.Section) bool { return len(cands[s]) > 0 })
@@ -211,8 +224,53 @@ func (p *packer) pack(ctx context.Context, req Request) (*Pack, error) {
 			pack.Sections = append(pack.Sections, *sp)
 		}
 	}
-	pack.Tokens = used
+	p.enforce(pack)
 	return pack, nil
+}
+
+// dropOrder is the order cards are dropped in when the rendered pack
+// is over budget: the least central sections first.
+var dropOrder = []intent.Section{intent.Callers, intent.Tests, intent.Imports, intent.Snippets, intent.Definitions}
+
+// enforce counts the pack as rendered, since tokens of adjoining cards
+// can merge differently than counted apart, and drops cards from the end
+// of the least central sections until it fits. Pack.Tokens is that
+// count.
+func (p *packer) enforce(pack *Pack) {
+	for {
+		pack.Tokens = p.counter.Count(pack.render(p.format, false))
+		if pack.Tokens <= pack.Budget || !dropLast(pack) {
+			return
+		}
+	}
+}
+
+// dropLast removes the last card of the least central section that has
+// one, reporting false when there is none.
+func dropLast(pack *Pack) bool {
+	for _, s := range dropOrder {
+		for i := range pack.Sections {
+			sp := &pack.Sections[i]
+			if sp.Section != s || len(sp.Cards) == 0 {
+				continue
+			}
+			last := sp.Cards[len(sp.Cards)-1]
+			sp.Cards = sp.Cards[:len(sp.Cards)-1]
+			sp.Tokens -= last.Tokens
+			if len(sp.Cards) == 0 {
+				pack.Sections = append(pack.Sections[:i], pack.Sections[i+1:]...)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func (p *packer) titleOf(pack *Pack) string {
+	if pack.title != "" {
+		return pack.title
+	}
+	return firstLine(pack.Task, maxTitleBytes)
 }
 
 // frameTokens counts a pack rendered with all its sections and no cards.
@@ -223,9 +281,7 @@ func (p *packer) frameTokens(pack *Pack, cands [intent.NumSections][]Card) int {
 			frame.Sections = append(frame.Sections, SectionPack{Section: s, Name: s.String()})
 		}
 	}
-	var b strings.Builder
-	frame.Render(&b, p.format)
-	return p.counter.Count(b.String())
+	return p.counter.Count(frame.render(p.format, false))
 }
 
 // fill takes cards in order while they fit.

@@ -21,11 +21,14 @@ const (
 	weightCodeTerm  = 1.5 // a word inside backticks or a code block
 	weightTextTerm  = 1.0
 	maxTermRepeats  = 3 // a word said ten times is not ten times the signal
+
+	weightTitleMention = 1.5 // an identifier the title names is what the issue is about
 )
 
 // parsed is a task description taken apart into the signals ranking
 // uses.
 type parsed struct {
+	title  string
 	intent intent.Result
 	terms  map[string]float64 // term → weight
 	idents []mention          // identifiers named in the task
@@ -69,6 +72,7 @@ func parseQuery(text string) *parsed {
 	}
 	title, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	addTerms(title, weightTitleTerm-weightTextTerm) // and once more below
+	q.title = title
 
 	// Code first: backticked and fenced spans are identifiers by
 	// intent, and are blanked out of the prose that follows.
@@ -81,6 +85,7 @@ func parseQuery(text string) *parsed {
 		}
 		prose = re.ReplaceAllString(prose, " ")
 	}
+	q.addReceiverCalls(text)
 	addTerms(prose, weightTextTerm)
 	q.addIdents(prose, false)
 	q.addPaths(prose)
@@ -113,7 +118,11 @@ func (q *parsed) addIdents(s string, inCode bool) {
 		default:
 			continue
 		}
-		q.idents = append(q.idents, mention{text: strings.Trim(word, "."), inCode: inCode, weight: w})
+		word = strings.Trim(word, ".")
+		if q.title != "" && containsWord(q.title, word) {
+			w *= weightTitleMention // the subject of the issue
+		}
+		q.idents = append(q.idents, mention{text: word, inCode: inCode, weight: w})
 	}
 }
 
@@ -171,12 +180,23 @@ var (
 	versionLine = regexp.MustCompile(`(?m)^[ \t>*-]*[A-Za-z][\w .()/-]{0,40}[:=][ \t]*v?\d+(\.\d+)+\S*.*$`)
 )
 
-// stripBoilerplate removes what issue templates add to every issue:
-// hidden instructions, collapsed environment dumps, version lines.
+var (
+	tracebackHead = regexp.MustCompile(`Traceback \(most recent call last\):`)
+	// File "/path/x.py", line 12, in func → /path/x.py func
+	pythonFrameLine = regexp.MustCompile(`File "([^"]*)", line \d+, in (\S+)`)
+	pseudoFiles     = regexp.MustCompile(`<(?:stdin|module|string|lambda|listcomp|genexpr|dictcomp|setcomp|frozen [^>]*)>`)
+)
+
+// stripBoilerplate removes what issue templates add to every issue
+// (hidden instructions, collapsed environment dumps, version lines) and
+// the fixed words of Python tracebacks, keeping their paths and names.
 func stripBoilerplate(text string) string {
 	text = htmlComment.ReplaceAllString(text, " ")
 	text = detailsRE.ReplaceAllString(text, " ")
-	return versionLine.ReplaceAllString(text, " ")
+	text = versionLine.ReplaceAllString(text, " ")
+	text = tracebackHead.ReplaceAllString(text, " ")
+	text = pythonFrameLine.ReplaceAllString(text, "$1 $2")
+	return pseudoFiles.ReplaceAllString(text, " ")
 }
 
 // templateWords are the (stemmed) words of issue templates' headings:
@@ -191,3 +211,45 @@ var templateWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// containsWord reports whether w occurs in s as a whole word.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if (start == 0 || !isIdentByte(s[start-1])) && (end == len(s) || !isIdentByte(s[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+var (
+	// Name(...).method: a method called on a fresh instance.
+	ctorCall = regexp.MustCompile(`\b([A-Z][A-Za-z0-9_]*)\((?:[^()]|\([^()]*\))*\)\.([A-Za-z_][A-Za-z0-9_]*)`)
+	// var = Name(...): a variable bound to an instance.
+	ctorBind = regexp.MustCompile(`\b([a-z_][A-Za-z0-9_]*)\s*=\s*([A-Z][A-Za-z0-9_]*)\(`)
+)
+
+// addReceiverCalls infers the class of method calls in code: in
+// "Contains(x, S).as_set()" and in "c = Contains(x, S); c.as_set()" the
+// method is Contains.as_set, a far more specific mention than as_set.
+func (q *parsed) addReceiverCalls(text string) {
+	for _, m := range ctorCall.FindAllStringSubmatch(text, -1) {
+		q.idents = append(q.idents, mention{text: m[1] + "." + m[2], inCode: true, weight: 1})
+	}
+	for _, m := range ctorBind.FindAllStringSubmatch(text, -1) {
+		variable, class := m[1], m[2]
+		use := regexp.MustCompile(`\b` + regexp.QuoteMeta(variable) + `\.([A-Za-z_][A-Za-z0-9_]*)\b`)
+		for _, u := range use.FindAllStringSubmatch(text, 20) {
+			q.idents = append(q.idents, mention{text: class + "." + u[1], inCode: true, weight: 1})
+		}
+	}
+}

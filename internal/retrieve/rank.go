@@ -104,10 +104,35 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.pathMentions()
 	r.traces()
 	r.combine()
-	if seeds := r.top(graphSeeds); len(seeds) > 0 {
+	if seeds := r.graphSeeds(); len(seeds) > 0 {
 		r.graph(ctx, e, seeds)
 		r.combine()
 	}
+}
+
+// graphSeeds are the definitions the graph starts from: the best
+// candidates overall, and those the task names or traces, which are
+// where a reader of the issue would start following calls.
+func (r *ranker) graphSeeds() []int32 {
+	seeds := r.top(graphSeeds)
+	seen := make(map[int32]bool, len(seeds))
+	for _, d := range seeds {
+		seen[d] = true
+	}
+	for _, f := range []Feature{FeatMention, FeatTrace} {
+		var named []int32
+		for d, v := range r.feat[f] {
+			if v > 0 && !seen[int32(d)] && callableOrType(r.c.defs[d].Kind) {
+				named = append(named, int32(d))
+			}
+		}
+		slices.SortFunc(named, func(a, b int32) int { return cmp.Compare(r.score[b], r.score[a]) })
+		for _, d := range named[:min(len(named), graphSeeds/2)] {
+			seeds = append(seeds, d)
+			seen[d] = true
+		}
+	}
+	return seeds
 }
 
 // lexical scores definitions and files by BM25 over the task's words.

@@ -33,13 +33,42 @@ func (f Format) String() string { return [...]string{"xml", "md", "json"}[f] }
 
 // Render writes the pack in format f.
 func (p *Pack) Render(w io.Writer, f Format) error {
+	_, err := io.WriteString(w, p.render(f, true))
+	return err
+}
+
+// packJSON is the JSON form of a Pack: compact, what a script needs.
+type packJSON struct {
+	Task       string        `json:"task"`
+	Intent     string        `json:"intent"`
+	Confidence float64       `json:"confidence"`
+	Budget     int           `json:"budget"`
+	Tokens     int           `json:"tokens"`
+	Sections   []SectionPack `json:"sections"`
+	Explain    []Explanation `json:"explain,omitempty"`
+}
+
+// render writes the pack; explanations (JSON only) are left out of the
+// form whose tokens the budget counts.
+func (p *Pack) render(f Format, withExplain bool) string {
+	title := p.title
+	if title == "" {
+		title = firstLine(p.Task, maxTitleBytes)
+	}
 	if f == JSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(p)
+		v := packJSON{Task: title, Intent: p.Intent.Kind.String(), Confidence: p.Intent.Confidence,
+			Budget: p.Budget, Tokens: p.Tokens, Sections: p.Sections}
+		if v.Sections == nil {
+			v.Sections = []SectionPack{}
+		}
+		if withExplain {
+			v.Explain = p.Explain
+		}
+		data, _ := json.Marshal(v)
+		return string(data) + "\n"
 	}
 	var b strings.Builder
-	b.WriteString(openPack(f, p.Task, p.Intent.Kind.String(), p.Budget))
+	b.WriteString(openPack(f, title, p.Intent.Kind.String(), p.Budget))
 	for _, s := range p.Sections {
 		b.WriteString(openSection(f, s.Name))
 		for _, c := range s.Cards {
@@ -48,12 +77,13 @@ func (p *Pack) Render(w io.Writer, f Format) error {
 		b.WriteString(closeSection(f, s.Name))
 	}
 	b.WriteString(closePack(f))
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
 }
 
-func openPack(f Format, task, intent string, budget int) string {
-	title := firstLine(task, 120)
+// maxTitleBytes bounds the task's first line in a pack's header.
+const maxTitleBytes = 120
+
+func openPack(f Format, title, intent string, budget int) string {
 	switch f {
 	case Markdown:
 		return fmt.Sprintf("# Context: %s\n\nIntent: %s. Budget: %d tokens.\n\n", title, intent, budget)
@@ -90,8 +120,8 @@ func closeSection(f Format, name string) string {
 // renderCard writes one card, with its location on every card.
 func renderCard(f Format, c Card) string {
 	if f == JSON {
-		data, _ := json.MarshalIndent(c, "      ", "  ")
-		return string(data) + ",\n"
+		data, _ := json.Marshal(c)
+		return string(data) + ","
 	}
 	loc := fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine)
 	text := strings.TrimRight(c.Text, "\n")

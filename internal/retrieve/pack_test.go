@@ -1,0 +1,151 @@
+package retrieve
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/winnowhq/winnow/internal/intent"
+	"github.com/winnowhq/winnow/internal/tokens"
+)
+
+// TestPackNeverOverBudget packs every eval query at budgets from tiny to
+// large, in every format, and counts the rendered output with the real
+// tokenizer: it must never exceed the budget.
+func TestPackNeverOverBudget(t *testing.T) {
+	e, _ := e2eEngine(t)
+	counter, err := tokens.Exact(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := loadE2EQueries(t)
+	for _, budget := range []int{1, 40, 150, 600, 2000, 8000} {
+		for _, f := range []Format{XML, Markdown, JSON} {
+			for i, q := range queries {
+				if budget >= 2000 && i%3 != 0 {
+					continue // the large budgets on a third of the queries keep this quick
+				}
+				pack, err := e.Context(t.Context(), Request{Task: q.text, Budget: budget, Format: f})
+				if errors.Is(err, ErrBudgetTooSmall) && budget < 100 {
+					continue // said clearly, and only for budgets below any frame
+				}
+				if err != nil {
+					t.Fatalf("%s at %d (%s): %v", q.id, budget, f, err)
+				}
+				var b strings.Builder
+				if err := pack.Render(&b, f); err != nil {
+					t.Fatal(err)
+				}
+				got := counter.Count(b.String())
+				if got > budget || pack.Tokens > budget {
+					t.Errorf("%s at budget %d (%s): rendered %d tokens, pack says %d", q.id, budget, f, got, pack.Tokens)
+				}
+				if f != JSON && budget >= 600 && len(pack.Sections) == 0 && q.id != "empty-ish" {
+					t.Errorf("%s at budget %d (%s): an empty pack", q.id, budget, f)
+				}
+			}
+		}
+	}
+}
+
+// TestPackShape checks what a pack holds for a bug report with a stack
+// trace: full bodies for the best definitions, snippets around the
+// frames, the imports of the files in play, every card located.
+func TestPackShape(t *testing.T) {
+	e, _ := e2eEngine(t)
+	var trace e2eQuery
+	for _, q := range loadE2EQueries(t) {
+		if q.id == "trace-py-redirect" {
+			trace = q
+		}
+	}
+	pack, err := e.Context(t.Context(), Request{Task: trace.text, Budget: 6000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pack.Intent.Kind != intent.BugFix {
+		t.Errorf("a traceback is a bug fix, got %s", pack.Intent.Kind)
+	}
+	have := make(map[string]int)
+	for _, s := range pack.Sections {
+		have[s.Name] = len(s.Cards)
+		for _, c := range s.Cards {
+			if c.Path == "" || c.StartLine < 1 || c.EndLine < c.StartLine {
+				t.Errorf("%s card %q has no location: %s:%d-%d", s.Name, c.Name, c.Path, c.StartLine, c.EndLine)
+			}
+			if c.Tokens <= 0 {
+				t.Errorf("%s card %q has no token count", s.Name, c.Name)
+			}
+		}
+	}
+	for _, s := range []string{"definitions", "snippets", "imports"} {
+		if have[s] == 0 {
+			t.Errorf("no %s in the pack of a traceback (sections: %v)", s, have)
+		}
+	}
+	if _, full := pack.Cards(); full == 0 {
+		t.Error("the best definitions should be shown in full at 6000 tokens")
+	}
+	var xml strings.Builder
+	pack.Render(&xml, XML)
+	for _, want := range []string{"<context ", "<definitions>", `detail="full"`, "<snippets>", "</context>"} {
+		if !strings.Contains(xml.String(), want) {
+			t.Errorf("XML lacks %q", want)
+		}
+	}
+}
+
+// TestHostileTasks feeds tasks an agent or a user might send by mistake.
+// Each gets an answer within budget, or an empty pack; none fails.
+func TestHostileTasks(t *testing.T) {
+	e, _ := e2eEngine(t)
+	huge := strings.Repeat("the cache grows without bound when max_age is zero ", 40000) // ~2 MB
+	for name, task := range map[string]string{
+		"empty":      "",
+		"spaces":     "   \n\t ",
+		"huge":       huge,
+		"binary":     "\x00\x01\xff\xfe GIF89a \x00",
+		"japanese":   "キャッシュが無限に大きくなる",
+		"only-punct": "!!! ??? ... ---",
+		"html":       "<script>alert(1)</script><!-- hidden --><details>env</details>",
+		"long-word":  strings.Repeat("a", 100000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			pack, err := e.Context(t.Context(), Request{Task: task, Budget: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pack.Tokens > 1000 {
+				t.Errorf("over budget: %d", pack.Tokens)
+			}
+		})
+	}
+}
+
+func TestParseQuery(t *testing.T) {
+	q := parseQuery("`Contains.as_set` returns wrong result\n\n" +
+		"<!-- please describe the bug -->\n" +
+		"```py\n>>> c = Contains(x, S.Reals)\n>>> c.as_relational(x)\n```\n" +
+		"see sympy/sets/contains.py and sympy.core.basic for details\n" +
+		"numpy: 1.21.0\n")
+	idents := make(map[string]float64)
+	for _, m := range q.idents {
+		idents[m.text] = m.weight
+	}
+	for _, want := range []string{"Contains.as_set", "Contains.as_relational", "sympy.core.basic"} {
+		if _, ok := idents[want]; !ok {
+			t.Errorf("identifier %q not found in %v", want, idents)
+		}
+	}
+	if idents["Contains.as_set"] <= idents["sympy.core.basic"] {
+		t.Errorf("the title's identifier should weigh more: %v", idents)
+	}
+	if len(q.paths) != 1 || q.paths[0] != "sympy/sets/contains.py" {
+		t.Errorf("paths: %v", q.paths)
+	}
+	for _, noise := range []string{"describ", "numpy"} {
+		if q.terms[noise] > 0 {
+			t.Errorf("boilerplate term %q kept: %v", noise, q.terms)
+		}
+	}
+}
