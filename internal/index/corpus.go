@@ -160,6 +160,35 @@ func (ix *Index) RefsFrom(ctx context.Context, scopes []int64) ([]Edge, error) {
 	return ix.edges(ctx, "scope", args)
 }
 
+// RefCounts returns how many aggregated uses each of the names has.
+func (ix *Index) RefCounts(ctx context.Context, names []string) (map[string]int, error) {
+	out := make(map[string]int, len(names))
+	args := anySlice(names)
+	for len(args) > 0 {
+		batch := args[:min(len(args), 500)]
+		args = args[len(batch):]
+		rows, err := ix.db.QueryContext(ctx, "SELECT name, count(*) FROM refs WHERE name IN ("+placeholders(len(batch))+") GROUP BY name", batch...)
+		if err != nil {
+			return nil, fmt.Errorf("count references: %w", err)
+		}
+		for rows.Next() {
+			var name string
+			var n int
+			if err := rows.Scan(&name, &n); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("count references: %w", err)
+			}
+			out[name] = n
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // RefsTo returns the uses of the given names anywhere.
 func (ix *Index) RefsTo(ctx context.Context, names []string) ([]Edge, error) {
 	return ix.edges(ctx, "name", anySlice(names))

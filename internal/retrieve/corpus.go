@@ -70,6 +70,7 @@ type corpus struct {
 	defByID  map[int64]int32
 	byName   map[string][]int32 // lower-case name → definitions
 	byPath   map[string]int32   // path → file
+	byModule map[string][]int32 // dotted module path and its suffixes → files ("core.basic" → sympy/core/basic.py)
 
 	defText  bm25 // one document per definition
 	fileText bm25 // one document per file
@@ -94,6 +95,7 @@ func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, erro
 		defByID:  make(map[int64]int32),
 		byName:   make(map[string][]int32),
 		byPath:   make(map[string]int32),
+		byModule: make(map[string][]int32),
 		defText:  bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
 		fileText: bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
 	}
@@ -135,6 +137,9 @@ func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, erro
 		c.fileText.length = append(c.fileText.length, fileLen)
 		c.fileByID[fd.FileID] = fi
 		c.byPath[fd.Path] = fi
+		for _, mod := range moduleSuffixes(fd.Path) {
+			c.byModule[mod] = append(c.byModule[mod], fi)
+		}
 		c.files = append(c.files, f)
 		return nil
 	})
@@ -217,4 +222,18 @@ func hasDir(p string, names ...string) bool {
 // context.
 func callableOrType(k symbol.Kind) bool {
 	return k.IsCallable() || k.IsType()
+}
+
+// moduleSuffixes are the dotted module paths that name a file, as
+// moduleMatches reads them: sympy/core/basic.py is "sympy.core.basic",
+// "core.basic" and "basic"; a package's __init__ is the package.
+func moduleSuffixes(file string) []string {
+	stem := strings.TrimSuffix(file, path.Ext(file))
+	stem = strings.TrimSuffix(stem, "/__init__")
+	parts := strings.Split(stem, "/")
+	out := make([]string, 0, len(parts))
+	for i := range parts {
+		out = append(out, strings.Join(parts[i:], "."))
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/winnowhq/winnow/internal/symbol"
@@ -45,6 +46,13 @@ func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
 	if err != nil {
 		return // the graph is a refinement: without it, ranking stands
 	}
+	// Names used everywhere say nothing about any one use: count first,
+	// and read the uses of the others only.
+	counts, err := e.ix.RefCounts(ctx, names)
+	if err != nil {
+		return
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return counts[n] > maxCallers })
 	in, err := e.ix.RefsTo(ctx, names)
 	if err != nil {
 		return
@@ -73,12 +81,8 @@ func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
 			link(from, to, refWeight[edge.Kind])
 		}
 	}
-	uses := make(map[string]int)
 	for _, edge := range in {
-		uses[edge.Name]++
-	}
-	for _, edge := range in {
-		if uses[edge.Name] > maxCallers || edge.Scope == 0 {
+		if edge.Scope == 0 {
 			continue
 		}
 		from, ok := c.defByID[edge.Scope]

@@ -238,15 +238,11 @@ func (r *ranker) pathMentions() {
 		// The longest prefix of a dotted name that is a module names a file.
 		parts := strings.Split(m.text, ".")
 		for k := len(parts); k >= 2; k-- {
-			mod := strings.Join(parts[:k], ".")
-			found := false
-			for fi, f := range r.c.files {
-				if moduleMatches(f.path, mod) {
-					mark(int32(fi), m.weight*float64(k)/float64(len(parts)))
-					found = true
-				}
+			files := r.c.byModule[strings.Join(parts[:k], ".")]
+			for _, fi := range files {
+				mark(fi, m.weight*float64(k)/float64(len(parts)))
 			}
-			if found {
+			if len(files) > 0 {
 				break
 			}
 		}
@@ -367,14 +363,25 @@ func (r *ranker) prior(d int) float64 {
 	return p
 }
 
-// top returns the n best definitions with a positive score.
+// top returns the n best definitions with a positive score. It selects
+// them with a bounded heap before sorting, since a repository has tens
+// of thousands of definitions and a ranking needs a few hundred.
 func (r *ranker) top(n int) []int32 {
-	var idx []int32
+	if n <= 0 {
+		return nil
+	}
+	h := &minHeap{score: r.score}
 	for d, s := range r.score {
-		if s > 0 {
-			idx = append(idx, int32(d))
+		switch {
+		case s <= 0:
+		case len(h.idx) < n:
+			h.push(int32(d))
+		case s > r.score[h.idx[0]]:
+			h.idx[0] = int32(d)
+			h.down(0)
 		}
 	}
+	idx := h.idx
 	// Ties go to the earlier path and line, so that a ranking does not
 	// depend on the order the index assigned ids in.
 	slices.SortFunc(idx, func(a, b int32) int {
@@ -383,7 +390,44 @@ func (r *ranker) top(n int) []int32 {
 			strings.Compare(r.c.files[da.file].path, r.c.files[db.file].path),
 			cmp.Compare(da.Span.StartByte, db.Span.StartByte))
 	})
-	return idx[:min(len(idx), n)]
+	return idx
+}
+
+// minHeap holds definition indexes with the lowest score on top.
+type minHeap struct {
+	idx   []int32
+	score []float64
+}
+
+func (h *minHeap) less(i, j int) bool { return h.score[h.idx[i]] < h.score[h.idx[j]] }
+
+func (h *minHeap) push(d int32) {
+	h.idx = append(h.idx, d)
+	for i := len(h.idx) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			break
+		}
+		h.idx[i], h.idx[parent] = h.idx[parent], h.idx[i]
+		i = parent
+	}
+}
+
+func (h *minHeap) down(i int) {
+	for {
+		l, small := 2*i+1, i
+		if l < len(h.idx) && h.less(l, small) {
+			small = l
+		}
+		if l+1 < len(h.idx) && h.less(l+1, small) {
+			small = l + 1
+		}
+		if small == i {
+			return
+		}
+		h.idx[i], h.idx[small] = h.idx[small], h.idx[i]
+		i = small
+	}
 }
 
 func (r *ranker) result() *Ranking {
