@@ -68,6 +68,9 @@ built on first use and brought up to date before each query.`,
 				cards, full := pack.Cards()
 				fmt.Fprintf(a.stderr, "context: intent %s (%.2f), %d cards (%d full), %d/%d tokens, %d ms\n",
 					pack.Intent.Kind, pack.Intent.Confidence, cards, full, pack.Tokens, pack.Budget, pack.Elapsed.Milliseconds())
+				if cards == 0 {
+					fmt.Fprintf(a.stderr, "context: nothing in %s matched the task; name a function, a file or an error message, or check the repository with 'winnow index'\n", ix.Root())
+				}
 				if explain && form != retrieve.JSON {
 					return retrieve.WriteExplanation(a.stderr, pack.Explain)
 				}

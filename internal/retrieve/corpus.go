@@ -1,10 +1,12 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/winnowhq/winnow/internal/index"
@@ -71,6 +73,8 @@ type corpus struct {
 	byName   map[string][]int32 // lower-case name → definitions
 	byPath   map[string]int32   // path → file
 	byModule map[string][]int32 // dotted module path and its suffixes → files ("core.basic" → sympy/core/basic.py)
+	byNorm   map[string][]int32 // normName of a name → definitions
+	norms    [256][]string      // the distinct normNames, by first byte, for near matches
 
 	defText  bm25 // one document per definition
 	fileText bm25 // one document per file
@@ -96,6 +100,7 @@ func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, erro
 		byName:   make(map[string][]int32),
 		byPath:   make(map[string]int32),
 		byModule: make(map[string][]int32),
+		byNorm:   make(map[string][]int32),
 		defText:  bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
 		fileText: bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
 	}
@@ -150,6 +155,11 @@ func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, erro
 		if d.file >= 0 {
 			name := strings.ToLower(d.Name)
 			c.byName[name] = append(c.byName[name], int32(i))
+			norm := normName(d.Name)
+			if len(c.byNorm[norm]) == 0 && norm != "" {
+				c.norms[norm[0]] = append(c.norms[norm[0]], norm)
+			}
+			c.byNorm[norm] = append(c.byNorm[norm], int32(i))
 		}
 	}
 	c.defText.avg = mean(c.defText.length)
@@ -236,4 +246,27 @@ func moduleSuffixes(file string) []string {
 		out = append(out, strings.Join(parts[i:], "."))
 	}
 	return out
+}
+
+// A nearName is a name close to a candidate, with their similarity.
+type nearName struct {
+	name  string
+	ratio float64
+}
+
+// nearNames returns the normalised names most similar to cand: same
+// first letter, similar length, ratio at least ratioThreshold.
+func (c *corpus) nearNames(cand string) []nearName {
+	var out []nearName
+	lo, hi := len(cand)*3/4, len(cand)*4/3+1
+	for _, n := range c.norms[cand[0]] {
+		if len(n) < lo || len(n) > hi {
+			continue
+		}
+		if r := ratio(cand, n); r >= ratioThreshold {
+			out = append(out, nearName{n, r})
+		}
+	}
+	slices.SortFunc(out, func(a, b nearName) int { return cmp.Or(cmp.Compare(b.ratio, a.ratio), strings.Compare(a.name, b.name)) })
+	return out[:min(len(out), ratioMaxNames)]
 }

@@ -18,7 +18,7 @@ look like code: snake_case, camelCase, dotted, called) become mentions;
 file paths and dotted module paths become path mentions; stack frames
 come from package intent.
 
-Every definition of the index then gets six features, each scaled to
+Every definition of the index then gets seven features, each scaled to
 [0, 1] (rank.go):
 
   - lexical: BM25F of the task's terms over the definition's document
@@ -35,9 +35,15 @@ Every definition of the index then gets six features, each scaled to
     files, the path weighted up), so that a definition in the right file
     rises with it;
   - graph: a personalised PageRank over the references around the
-    strongest candidates (graph.go): what they call and what calls them,
-    resolved by name (same file first; a name defined in many places
-    resolves to nothing in particular).
+    strongest candidates and the definitions the task names or traces
+    (graph.go): what they call and what calls them, resolved by name
+    (same file first; a name defined in many places resolves to nothing
+    in particular; names used everywhere are not followed);
+  - phrase: a run of two or three words of the prose, joined ("is
+    subset" → issubset, "load the config" → loadconfig, configload), is
+    a definition's name in normalised form (no case, no underscores), or
+    nearly: a similarity ratio (2·LCS over the lengths, rapidfuzz's
+    ratio, bit-parallel) of at least ratioThreshold (fuzzy.go).
 
 The score is the weighted sum (DefaultWeights: a named identifier and a
 stack frame outweigh any amount of word overlap), times priors for

@@ -2,9 +2,13 @@ package retrieve
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/winnowhq/winnow/internal/index"
 	"github.com/winnowhq/winnow/internal/intent"
 	"github.com/winnowhq/winnow/internal/tokens"
 )
@@ -147,5 +151,57 @@ func TestParseQuery(t *testing.T) {
 		if q.terms[noise] > 0 {
 			t.Errorf("boilerplate term %q kept: %v", noise, q.terms)
 		}
+	}
+}
+
+func TestRatio(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want float64
+	}{
+		{"", "", 1}, {"abc", "", 0}, {"parse", "parse", 1},
+		{"parseheader", "parseheaders", 2 * 11.0 / 23},
+		{"kitten", "sitting", 2 * 4.0 / 13},
+		{strings.Repeat("ab", 40), strings.Repeat("ab", 40), 1}, // over 64 bytes: the table
+	} {
+		if got := ratio(tt.a, tt.b); got < tt.want-1e-9 || got > tt.want+1e-9 {
+			t.Errorf("ratio(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	// The bit-parallel LCS agrees with the table.
+	for _, pair := range [][2]string{{"isubset", "issubset"}, {"loadconfig", "configload"}, {"abcbdab", "bdcaba"}} {
+		if a, b := lcsLen(pair[0], pair[1]), lcsTable(pair[0], pair[1]); a != b {
+			t.Errorf("lcs(%q, %q): bits %d, table %d", pair[0], pair[1], a, b)
+		}
+	}
+}
+
+func TestPhraseCandidates(t *testing.T) {
+	got := phraseCandidates("The result of is subset is wrong when loading the config file")
+	for _, want := range []string{"issubset", "loadingconfig", "loadconfig", "configload", "configfile"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("no candidate %q in %v", want, got)
+		}
+	}
+}
+
+// TestEmptyRepository asks for context in a tree with nothing to index.
+func TestEmptyRepository(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "README.md"), []byte("# nothing to parse\n"), 0o644)
+	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Update(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	pack, err := New(ix, nil).Context(t.Context(), Request{Task: "fix the parser", Budget: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pack.Sections) != 0 || pack.Tokens > 500 {
+		t.Errorf("an empty repository gives an empty pack: %+v", pack)
 	}
 }

@@ -29,6 +29,7 @@ const (
 // uses.
 type parsed struct {
 	title  string
+	prose  string // the task without its code
 	intent intent.Result
 	terms  map[string]float64 // term → weight
 	idents []mention          // identifiers named in the task
@@ -86,6 +87,7 @@ func parseQuery(text string) *parsed {
 		prose = re.ReplaceAllString(prose, " ")
 	}
 	q.addReceiverCalls(text)
+	q.prose = prose
 	addTerms(prose, weightTextTerm)
 	q.addIdents(prose, false)
 	q.addPaths(prose)

@@ -23,10 +23,11 @@ const (
 	FeatTrace                  // a stack frame of the task lies in the definition
 	FeatFile                   // the definition's file as a whole matches the task's words
 	FeatGraph                  // references tie it to the strongest candidates
+	FeatPhrase                 // a phrase of the task's prose is (nearly) its name
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -101,6 +102,7 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	}
 	r.lexical()
 	r.mentions()
+	r.phrases()
 	r.pathMentions()
 	r.traces()
 	r.combine()
@@ -196,6 +198,27 @@ func (r *ranker) mentions() {
 				}
 			}
 			r.feat[FeatMention][d] = max(r.feat[FeatMention][d], s)
+		}
+	}
+}
+
+// phrases scores definitions whose name a phrase of the task's prose
+// spells out, exactly or nearly (see fuzzy.go).
+func (r *ranker) phrases() {
+	for _, cand := range phraseCandidates(r.q.prose) {
+		if defs := r.c.byNorm[cand]; len(defs) > 0 {
+			spec := 1 / (1 + math.Log(float64(len(defs))))
+			for _, d := range defs {
+				r.feat[FeatPhrase][d] = max(r.feat[FeatPhrase][d], spec)
+			}
+			continue
+		}
+		for _, near := range r.c.nearNames(cand) {
+			defs := r.c.byNorm[near.name]
+			spec := near.ratio / (1 + math.Log(float64(len(defs))))
+			for _, d := range defs {
+				r.feat[FeatPhrase][d] = max(r.feat[FeatPhrase][d], spec)
+			}
 		}
 	}
 }
