@@ -1,0 +1,289 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/winnowhq/winnow/internal/chat"
+	"github.com/winnowhq/winnow/internal/chat/internal/rawjson"
+)
+
+// Encode returns c as a Messages API request body. An unchanged
+// conversation encodes to the exact body it was decoded from; a changed
+// one is the original body with only the changed elements re-encoded (see
+// package chat). Encode fails on a conversation of another dialect, on a
+// new part it cannot build (an image, document or unknown block has no
+// bytes of its own), and on tool input that is not valid JSON.
+func Encode(c *chat.Conversation) ([]byte, error) {
+	if c.Dialect != chat.Anthropic {
+		return nil, fmt.Errorf("encode anthropic request: conversation is %q", c.Dialect)
+	}
+	if raw := c.Original(); raw != nil {
+		return bytes.Clone(raw), nil
+	}
+	src, ok := c.Source()
+	if !ok {
+		msgs, err := encodeMessages(c.Messages, nil)
+		if err != nil {
+			return nil, fmt.Errorf("encode anthropic request: %w", err)
+		}
+		return encodeNew(c, msgs)
+	}
+	obj, err := rawjson.ParseObject(src)
+	if err != nil {
+		return nil, fmt.Errorf("encode anthropic request: original body: %w", err)
+	}
+	origMsgs, _ := obj.Get("messages")
+	msgs, err := encodeMessages(c.Messages, origMsgs)
+	if err != nil {
+		return nil, fmt.Errorf("encode anthropic request: %w", err)
+	}
+	var edits []rawjson.Edit
+	if e, ok := rawjson.ValueEdit(obj, "messages", msgs); ok {
+		edits = append(edits, e)
+	}
+	sysOrig, hasSys := obj.Get("system")
+	if hasSys || len(c.System) > 0 {
+		sys, err := encodeContent(c.System, sysOrig)
+		if err != nil {
+			return nil, fmt.Errorf("encode anthropic request: system: %w", err)
+		}
+		if e, ok := rawjson.ValueEdit(obj, "system", sys); ok {
+			edits = append(edits, e)
+		}
+	}
+	edits = append(edits, fieldEdits(obj, c.Fields)...)
+	return obj.Splice(edits), nil
+}
+
+// fieldEdits returns the edits that bring the original top-level members
+// other than messages and system in line with fields.
+func fieldEdits(obj *rawjson.Object, fields []chat.Field) []rawjson.Edit {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	value := func(name string) ([]byte, bool) {
+		for i := len(fields) - 1; i >= 0; i-- {
+			if fields[i].Name == name {
+				return fields[i].Value, true
+			}
+		}
+		return nil, false
+	}
+	return rawjson.MemberEdits(obj, names, value, "messages", "system")
+}
+
+// encodeNew builds a body for a conversation that was not decoded: its
+// fields in order, then system and messages.
+func encodeNew(c *chat.Conversation, msgs []byte) ([]byte, error) {
+	var members []rawjson.Edit
+	for _, f := range c.Fields {
+		members = append(members, rawjson.Edit{Key: f.Name, Value: f.Value})
+	}
+	if len(c.System) > 0 {
+		sys, err := encodeContent(c.System, nil)
+		if err != nil {
+			return nil, fmt.Errorf("encode anthropic request: system: %w", err)
+		}
+		members = append(members, rawjson.Edit{Key: "system", Value: sys})
+	}
+	members = append(members, rawjson.Edit{Key: "messages", Value: msgs})
+	return rawjson.NewObject(members...), nil
+}
+
+// encodeMessages encodes msgs as an array laid out like orig.
+func encodeMessages(msgs []chat.Message, orig []byte) ([]byte, error) {
+	elems := make([][]byte, len(msgs))
+	for i := range msgs {
+		b, err := encodeMessage(&msgs[i])
+		if err != nil {
+			return nil, fmt.Errorf("messages[%d]: %w", i, err)
+		}
+		elems[i] = b
+	}
+	return rawjson.SpliceArray(orig, elems), nil
+}
+
+func encodeMessage(m *chat.Message) ([]byte, error) {
+	if raw := m.Original(); raw != nil {
+		return raw, nil
+	}
+	src, ok := m.Source()
+	if !ok {
+		content, err := encodeContent(m.Parts, nil)
+		if err != nil {
+			return nil, err
+		}
+		return rawjson.NewObject(
+			rawjson.Edit{Key: "role", Value: rawjson.Quote(string(m.Role))},
+			rawjson.Edit{Key: "content", Value: content},
+		), nil
+	}
+	obj, err := rawjson.ParseObject(src)
+	if err != nil {
+		return nil, fmt.Errorf("original message: %w", err)
+	}
+	var edits []rawjson.Edit
+	if e, ok := rawjson.StringEdit(obj, "role", string(m.Role)); ok {
+		edits = append(edits, e)
+	}
+	orig, has := obj.Get("content")
+	if !has && len(m.Parts) == 0 {
+		return obj.Splice(edits), nil // no content before, none now
+	}
+	content, err := encodeContent(m.Parts, orig)
+	if err != nil {
+		return nil, err
+	}
+	if e, ok := rawjson.ValueEdit(obj, "content", content); ok {
+		edits = append(edits, e)
+	}
+	return obj.Splice(edits), nil
+}
+
+// encodeContent encodes parts as a content value in the form of orig, the
+// original value (nil for new content): a lone Text part stays a string if
+// it was one (or was null, or is new), anything else is an array of
+// blocks. No parts is [] (null stays null); "" would decode as one empty
+// Text part.
+func encodeContent(parts []chat.Part, orig []byte) ([]byte, error) {
+	stringForm := len(orig) == 0 || orig[0] == '"' || orig[0] == 'n'
+	switch {
+	case len(parts) == 0 && rawjson.IsNull(orig) && len(orig) > 0:
+		return orig, nil
+	case len(parts) == 0:
+		return []byte(`[]`), nil
+	case len(parts) == 1 && parts[0].Type == chat.Text && stringForm:
+		if raw := parts[0].Original(); len(raw) > 0 && raw[0] == '"' {
+			return raw, nil
+		}
+		return rawjson.Quote(parts[0].Text), nil
+	}
+	elems := make([][]byte, len(parts))
+	for i := range parts {
+		b, err := encodeBlock(&parts[i])
+		if err != nil {
+			return nil, fmt.Errorf("content[%d]: %w", i, err)
+		}
+		elems[i] = b
+	}
+	return rawjson.SpliceArray(orig, elems), nil
+}
+
+func encodeBlock(p *chat.Part) ([]byte, error) {
+	if raw := p.Original(); raw != nil {
+		if raw[0] != '"' || p.Type != chat.Text {
+			return raw, nil
+		}
+		// A string content that now sits in an array of blocks.
+		return rawjson.NewObject(typeMember("text"), rawjson.Edit{Key: "text", Value: raw}), nil
+	}
+	if src, ok := p.Source(); ok && src[0] == '{' {
+		obj, err := rawjson.ParseObject(src)
+		if err != nil {
+			return nil, fmt.Errorf("original block: %w", err)
+		}
+		edits, err := blockEdits(obj, p)
+		if err != nil {
+			return nil, err
+		}
+		return obj.Splice(edits), nil
+	}
+	return newBlock(p)
+}
+
+// blockEdits returns the edits that bring the original block obj in line
+// with p's modelled fields.
+func blockEdits(obj *rawjson.Object, p *chat.Part) ([]rawjson.Edit, error) {
+	var edits []rawjson.Edit
+	add := func(e rawjson.Edit, ok bool) {
+		if ok {
+			edits = append(edits, e)
+		}
+	}
+	switch p.Type {
+	case chat.Text:
+		add(rawjson.StringEdit(obj, "text", p.Text))
+	case chat.Thinking:
+		add(rawjson.StringEdit(obj, "thinking", p.Text))
+		add(rawjson.StringEdit(obj, "signature", p.Signature))
+	case chat.RedactedThinking:
+		add(rawjson.StringEdit(obj, "data", p.Data))
+	case chat.ToolCall:
+		add(rawjson.StringEdit(obj, "id", p.ID))
+		add(rawjson.StringEdit(obj, "name", p.Name))
+		in, err := input(p)
+		if err != nil {
+			return nil, err
+		}
+		if _, has := obj.Get("input"); has && in == nil {
+			in = []byte(`{}`) // the API requires input; never delete it
+		}
+		add(rawjson.ValueEdit(obj, "input", in))
+	case chat.ToolResult:
+		add(rawjson.StringEdit(obj, "tool_use_id", p.ID))
+		add(rawjson.BoolEdit(obj, "is_error", p.IsError))
+		orig, has := obj.Get("content")
+		if has || len(p.Content) > 0 {
+			content, err := encodeContent(p.Content, orig)
+			if err != nil {
+				return nil, fmt.Errorf("tool result %s: %w", p.ID, err)
+			}
+			add(rawjson.ValueEdit(obj, "content", content))
+		}
+	}
+	return edits, nil
+}
+
+// newBlock encodes a part that has no original block.
+func newBlock(p *chat.Part) ([]byte, error) {
+	q := func(s string) []byte { return rawjson.Quote(s) }
+	switch p.Type {
+	case chat.Text:
+		return rawjson.NewObject(typeMember("text"), rawjson.Edit{Key: "text", Value: q(p.Text)}), nil
+	case chat.Thinking:
+		return rawjson.NewObject(typeMember("thinking"), rawjson.Edit{Key: "thinking", Value: q(p.Text)},
+			rawjson.Edit{Key: "signature", Value: q(p.Signature)}), nil
+	case chat.RedactedThinking:
+		return rawjson.NewObject(typeMember("redacted_thinking"), rawjson.Edit{Key: "data", Value: q(p.Data)}), nil
+	case chat.ToolCall:
+		in, err := input(p)
+		if err != nil {
+			return nil, err
+		}
+		if in == nil {
+			in = []byte(`{}`)
+		}
+		return rawjson.NewObject(typeMember("tool_use"), rawjson.Edit{Key: "id", Value: q(p.ID)},
+			rawjson.Edit{Key: "name", Value: q(p.Name)}, rawjson.Edit{Key: "input", Value: in}), nil
+	case chat.ToolResult:
+		content, err := encodeContent(p.Content, nil)
+		if err != nil {
+			return nil, fmt.Errorf("tool result %s: %w", p.ID, err)
+		}
+		members := []rawjson.Edit{typeMember("tool_result"), {Key: "tool_use_id", Value: q(p.ID)}, {Key: "content", Value: content}}
+		if p.IsError {
+			members = append(members, rawjson.Edit{Key: "is_error", Value: []byte("true")})
+		}
+		return rawjson.NewObject(members...), nil
+	}
+	return nil, fmt.Errorf("cannot encode a new %s part: it has no original bytes", p.Type)
+}
+
+// input returns a tool call's input, nil if it has none, or an error if
+// it is not valid JSON.
+func input(p *chat.Part) ([]byte, error) {
+	if len(p.Input) == 0 {
+		return nil, nil
+	}
+	if !json.Valid(p.Input) {
+		return nil, fmt.Errorf("tool call %s: input is not valid JSON", p.ID)
+	}
+	return p.Input, nil
+}
+
+func typeMember(t string) rawjson.Edit {
+	return rawjson.Edit{Key: "type", Value: rawjson.Quote(t)}
+}

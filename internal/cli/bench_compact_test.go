@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBenchCompactCommand(t *testing.T) {
+	data := filepath.Join("..", "compact", "traj", "testdata", "trajectories", "sweagent_demo_function_calling_replace_marshmallow-1867.traj.json")
+	code, out, errOut := run(t, "bench", "compact", "--data", data, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Primary         string   `json:"primary"`
+		TokensSentRatio *float64 `json:"tokens_sent_ratio"`
+		CachedCostRatio *float64 `json:"cached_cost_ratio"`
+		CacheHitRatio   *float64 `json:"cache_hit_ratio"`
+		RecallProbe     *float64 `json:"recall_probe"`
+		Violations      *int     `json:"violations"`
+		Trajectories    int      `json:"trajectories"`
+		Requests        int      `json:"requests"`
+		Variants        []struct {
+			Name            string  `json:"name"`
+			TokensSentRatio float64 `json:"tokens_sent_ratio"`
+			CachedCostRatio float64 `json:"cached_cost_ratio"`
+		} `json:"variants"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.TokensSentRatio == nil || rep.CachedCostRatio == nil || rep.CacheHitRatio == nil || rep.RecallProbe == nil {
+		t.Errorf("missing top-level numbers: %s", out)
+	}
+	if rep.Violations == nil || *rep.Violations != 0 {
+		t.Errorf("violations %v, want 0 from the validator", rep.Violations)
+	}
+	if rep.Trajectories != 1 || rep.Requests != 11 || len(rep.Variants) != 2 || rep.Variants[1].Name != "rolling-mask" {
+		t.Errorf("report %+v", rep)
+	}
+	if !strings.Contains(errOut, "[1/1] sweagent_demo_function_calling_replace_marshmallow-1867.traj.json: 11 requests") {
+		t.Errorf("progress on stderr: %q", errOut)
+	}
+
+	code, out, _ = run(t, "bench", "compact", "--data", data, "--variant", "rolling-mask")
+	if code != 0 || !strings.Contains(out, "*rolling-mask") || strings.Contains(out, "identity") {
+		t.Errorf("--variant rolling-mask: exit %d:\n%s", code, out)
+	}
+}
+
+func TestBenchCompactUsage(t *testing.T) {
+	data := filepath.Join("..", "compact", "traj", "testdata", "trajectories")
+	for _, args := range [][]string{
+		{"bench", "compact"},
+		{"bench", "compact", "--data", data, "--variant", "nope"},
+		{"bench", "compact", "--data", data, "--openai-read", "2"},
+		{"bench", "compact", "--data", data, "extra"},
+	} {
+		if code, _, errOut := run(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d (%s), want %d", args, code, errOut, exitUsage)
+		}
+	}
+	code, _, errOut := run(t, "bench", "compact", "--data", filepath.Join(t.TempDir(), "missing.json"))
+	if code != exitError || !strings.Contains(errOut, "missing.json") {
+		t.Errorf("missing data: exit %d: %s", code, errOut)
+	}
+	code, _, errOut = run(t, "bench", "compact", "--data", data, "--only", "no such trajectory")
+	if code != exitError || !strings.Contains(errOut, "no trajectory") {
+		t.Errorf("--only matching nothing: exit %d: %s", code, errOut)
+	}
+}
