@@ -58,6 +58,14 @@ type Config struct {
 	Version int    `toml:"version" json:"version"`
 	Index   Index  `toml:"index" json:"index"`
 	Tokens  Tokens `toml:"tokens" json:"tokens"`
+	Proxy   Proxy  `toml:"proxy" json:"proxy"`
+
+	// Gateway and Telemetry configure the MCP gateway's response pipeline; see gateway.go.
+	Gateway   Gateway   `toml:"gateway" json:"gateway"`
+	Telemetry Telemetry `toml:"telemetry" json:"telemetry"`
+
+	// Upstreams are the MCP servers the gateway re-exports; see upstream.go.
+	Upstreams []Upstream `toml:"upstream" json:"upstream,omitempty"`
 
 	// Sources lists the files Load read, in the order they were applied.
 	Sources []string `toml:"-" json:"sources"`
@@ -102,6 +110,9 @@ func Default() *Config {
 			Languages:    []string{},
 		},
 		Tokens: Tokens{Encoding: "o200k_base"},
+		Proxy:  defaultProxy(),
+
+		Gateway: defaultGateway(),
 	}
 }
 
@@ -111,6 +122,7 @@ func (c *Config) clone() *Config {
 	d.Index.Exclude = cloneStrings(c.Index.Exclude)
 	d.Index.Languages = cloneStrings(c.Index.Languages)
 	d.Sources = cloneStrings(c.Sources)
+	d.Upstreams = cloneUpstreams(c.Upstreams)
 	return &d
 }
 
@@ -152,6 +164,10 @@ func (c *Config) Validate() error {
 	if !isOneOf(c.Tokens.Encoding, encodings) {
 		bad("tokens.encoding", c.Tokens.Encoding, "must be %s", quotedList(encodings))
 	}
+	errs = append(errs, c.Proxy.validate()...)
+	errs = append(errs, c.Gateway.validate()...)
+	errs = append(errs, c.Telemetry.validate()...)
+	errs = append(errs, validateUpstreams(c.Upstreams)...)
 	return errors.Join(errs...)
 }
 

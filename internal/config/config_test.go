@@ -36,6 +36,13 @@ func TestDefault(t *testing.T) {
 			Languages:    []string{},
 		},
 		Tokens: Tokens{Encoding: "o200k_base"},
+		Proxy: Proxy{
+			Listen:            "127.0.0.1:8787",
+			AnthropicUpstream: "https://api.anthropic.com",
+			OpenAIUpstream:    "https://api.openai.com",
+			MaxBodyBytes:      33554432,
+		},
+		Gateway: Gateway{DedupWindow: 5, MinDedupChars: 200, CallBudget: 4000},
 	}
 	got := Default()
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -59,4 +59,19 @@ func ExampleConfig_WriteTOML() {
 	//
 	// [tokens]
 	// encoding = "o200k_base"
+	//
+	// [proxy]
+	// listen = "127.0.0.1:8787"
+	// anthropic_upstream = "https://api.anthropic.com"
+	// openai_upstream = "https://api.openai.com"
+	// max_body_bytes = 33554432
+	//
+	// [gateway]
+	// dedup_window = 5
+	// min_dedup_chars = 200
+	// call_budget = 4000
+	//
+	// [telemetry]
+	// enabled = false
+	// path = ""
 }

@@ -312,15 +312,15 @@ func TestParseWarnings(t *testing.T) {
 		{"dotted key from the top level", "index.workers = 1\nindex . \"max bytes\" = 5\n", []Warning{
 			{Line: 2, Key: `index."max bytes"`, Msg: `unknown key index."max bytes" (ignored)`},
 		}},
-		{"unknown table reported once", "[index]\nworkers = 1\n\n[telemetry]\nfile = \"t.jsonl\"\nlevel = 2\n", []Warning{
-			{Line: 4, Key: "telemetry", Msg: "unknown key telemetry (ignored)"},
+		{"unknown table reported once", "[index]\nworkers = 1\n\n[metrics]\nfile = \"t.jsonl\"\nlevel = 2\n", []Warning{
+			{Line: 4, Key: "metrics", Msg: "unknown key metrics (ignored)"},
 		}},
 		{"unknown subtable", "[index.rules]\ngo = true\n", []Warning{
 			{Line: 1, Key: "index.rules", Msg: "unknown key index.rules (ignored)"},
 		}},
-		{"array of tables, each element", "[[upstream]]\nname = \"github\"\n\n[[upstream]]\nname = \"jira\"\n", []Warning{
-			{Line: 1, Key: "upstream", Msg: "unknown key upstream (ignored)"},
-			{Line: 4, Key: "upstream", Msg: "unknown key upstream (ignored)"},
+		{"array of tables, each element", "[[plugin]]\nname = \"github\"\n\n[[plugin]]\nname = \"jira\"\n", []Warning{
+			{Line: 1, Key: "plugin", Msg: "unknown key plugin (ignored)"},
+			{Line: 4, Key: "plugin", Msg: "unknown key plugin (ignored)"},
 		}},
 		{"inline table", "index = { workers = 2,\n  colour = \"red\" }\n", []Warning{
 			{Line: 2, Key: "index.colour", Msg: "unknown key index.colour (ignored)"},

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/mcpserver"
+)
+
+func (a *app) mcpCommand() *cobra.Command {
+	var f indexFlags
+	var httpAddr string
+	var allowRemote bool
+	var maxOutput int
+	var refresh time.Duration
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve winnow's tools to an agent over MCP (stdio, or streamable HTTP)",
+		Long: `Mcp serves winnow's tools to an LLM agent over the Model Context Protocol:
+context (the token-budgeted context of a task), find_symbol (definitions by
+name, with their source on request), outline (the skeleton of a file or
+directory) and references (who uses a name). Answers are capped at
+--max-output-tokens and say what was cut.
+
+By default it speaks MCP on stdin and stdout, as agents expect of a server
+they start themselves; logs and the first indexing's summary go to stderr.
+With --http it serves streamable HTTP at http://ADDR/mcp instead, on a
+loopback address unless --allow-remote is given, and prints the URL to stderr;
+on interrupt it stops taking calls and lets those in flight finish.
+
+The server answers at once. The index is built (on first use) or brought up
+to date in the background as it starts, and tool calls wait for that; after
+that, each call brings it up to date first, at most once per --refresh.`,
+		Example: `  claude mcp add winnow -- winnow mcp
+  winnow mcp --repo ~/src/project
+  winnow mcp --http 127.0.0.1:8765
+  winnow mcp --http 127.0.0.1:8765 --max-output-tokens 4000`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if httpAddr != "" {
+				if err := mcpserver.CheckAddr(httpAddr, allowRemote); err != nil {
+					return usageError{fmt.Errorf("--http %w", err)}
+				}
+			}
+			if maxOutput < mcpserver.MinMaxOutputTokens {
+				return usageError{fmt.Errorf("--max-output-tokens %d: must be at least %d", maxOutput, mcpserver.MinMaxOutputTokens)}
+			}
+			if refresh <= 0 {
+				return usageError{fmt.Errorf("--refresh %s: must be positive (--no-refresh turns refreshing off)", refresh)}
+			}
+			return a.serveMCP(cmd, &f, mcpserver.Options{
+				MaxOutputTokens: maxOutput,
+				RefreshInterval: refresh,
+				Version:         version(),
+				Logger:          a.logger(),
+			}, httpAddr, allowRemote)
+		},
+	}
+	f.register(cmd, true)
+	fs := cmd.Flags()
+	fs.StringVar(&httpAddr, "http", "", "serve streamable HTTP on this host:port (e.g. 127.0.0.1:8765) instead of stdio")
+	fs.BoolVar(&allowRemote, "allow-remote", false, "allow --http to listen on a non-loopback address (exposes the repository's code to the network)")
+	fs.IntVar(&maxOutput, "max-output-tokens", mcpserver.DefaultMaxOutputTokens, "cap of each answer, in o200k tokens")
+	fs.DurationVar(&refresh, "refresh", mcpserver.DefaultRefreshInterval, "bring the index up to date before answering at most this often")
+	return cmd
+}
+
+// serveMCP opens the index and serves it until the client hangs up or
+// the command is interrupted. The server answers at once; the index is
+// built or brought up to date in the background meanwhile (a client may
+// give up on a server that takes long to start), and tool calls wait for
+// that update.
+func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options, httpAddr string, allowRemote bool) error {
+	ctx := cmd.Context()
+	root, err := resolveRoot(f, ".")
+	if err != nil {
+		return err
+	}
+	ixOpts, err := a.indexOptions(cmd, f, root)
+	if err != nil {
+		return err
+	}
+	_, statErr := os.Stat(filepath.Join(ixOpts.Dir, "index.db"))
+	existed := statErr == nil
+	ix, err := index.Open(ctx, ixOpts)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	keep := existed && f.noRefresh // --no-refresh: use the index as it is
+	if keep {
+		opts.RefreshInterval = -1
+	}
+	srv, err := mcpserver.New(ix, &opts)
+	if err != nil {
+		return err
+	}
+	if !keep {
+		updateCtx, cancel := context.WithCancel(ctx)
+		updated := make(chan struct{})
+		go func() {
+			defer close(updated)
+			st, err := srv.Refresh(updateCtx)
+			switch {
+			case err != nil && updateCtx.Err() == nil:
+				fmt.Fprintf(a.stderr, "winnow mcp: %v\n", err)
+			case err == nil && !existed:
+				fmt.Fprintf(a.stderr, "winnow mcp: %s\n", summary(ix, st))
+			}
+		}()
+		defer func() { cancel(); <-updated }() // before the index closes
+	}
+	if httpAddr != "" {
+		return srv.ListenAndServe(ctx, httpAddr, allowRemote, func(url string) {
+			fmt.Fprintf(a.stderr, "winnow mcp: serving %s over streamable HTTP at %s\n", ix.Root(), url)
+		})
+	}
+	if err := srv.Run(ctx, a.stdioTransport()); err != nil && ctx.Err() == nil {
+		return err
+	}
+	return nil
+}
+
+// stdioTransport is MCP over the command's stdin and stdout, which then
+// carry nothing but the protocol.
+func (a *app) stdioTransport() mcp.Transport {
+	in, ok := a.stdin.(io.ReadCloser)
+	if !ok {
+		in = io.NopCloser(a.stdin)
+	}
+	return &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{a.stdout}}
+}
+
+// nopWriteCloser is a Writer with a Close that leaves it open: stdout
+// stays usable after the session ends.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

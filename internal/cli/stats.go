@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnowhq/winnow/internal/telemetry"
+)
+
+func (a *app) statsCommand() *cobra.Command {
+	var asJSON bool
+	var since, file string
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Report the tokens the MCP gateway saved, from its telemetry",
+		Long: `Stats reads the gateway's telemetry file and reports how many tool results
+passed through it, the tokens the upstream servers returned (the baseline,
+counted with o200k) and the tokens the agent received, and splits the saving
+into deduplication, lossless re-encoding and trimming.
+
+Telemetry is off unless the configuration says
+  [telemetry]
+  enabled = true
+and is kept in telemetry.jsonl in the cache directory unless telemetry.path
+says otherwise. It holds no response text and no argument values.`,
+		Example: `  winnow stats
+  winnow stats --since 24h
+  winnow stats --since 7d --json`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var from time.Time
+			if since != "" {
+				d, err := parseSince(since)
+				if err != nil {
+					return usageError{err}
+				}
+				from = time.Now().Add(-d)
+			}
+			path := file
+			if path == "" {
+				var err error
+				if path, err = a.telemetryPath(); err != nil {
+					return err
+				}
+			}
+			s, err := telemetry.SummarizeFile(path, from)
+			if errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("no telemetry at %s: the gateway records it only when the configuration sets [telemetry] enabled = true (see 'winnow config show')", path)
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.stdout, s)
+			}
+			return s.WriteText(a.stdout)
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	fs.StringVar(&since, "since", "", "only results of this recent period, e.g. 90m, 24h or 7d")
+	fs.StringVar(&file, "file", "", "telemetry file to read (default from the configuration)")
+	return cmd
+}
+
+// telemetryPath returns the telemetry file the configuration names.
+func (a *app) telemetryPath() (string, error) {
+	root, err := findRoot(".")
+	if err != nil {
+		return "", err
+	}
+	cfg, err := a.loadConfig(root)
+	if err != nil {
+		return "", err
+	}
+	return cfg.TelemetryPath()
+}
+
+// parseSince reads a positive duration: time.ParseDuration's units, or a
+// whole number of days ("7d").
+func parseSince(s string) (time.Duration, error) {
+	var d time.Duration
+	var err error
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		var n int
+		n, err = strconv.Atoi(days)
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		d, err = time.ParseDuration(s)
+	}
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("--since %q: want a positive duration such as 90m, 24h or 7d", s)
+	}
+	return d, nil
+}

@@ -1,0 +1,110 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Defaults of the [gateway] table.
+const (
+	DefaultDedupWindow   = 5
+	DefaultMinDedupChars = 200
+	DefaultCallBudget    = 4000
+)
+
+// Bounds of the [gateway] table.
+const (
+	maxDedupWindow   = 64
+	maxMinDedupChars = 1 << 20
+	minCallBudget    = 256
+	maxCallBudget    = 1_000_000
+)
+
+// telemetryFile is the name of the telemetry file in the cache directory.
+const telemetryFile = "telemetry.jsonl"
+
+// Gateway configures how the MCP gateway shapes tool results on their way to the agent.
+type Gateway struct {
+	// DedupWindow is the number of recent results per session a new result is compared with;
+	// an identical one becomes a one-line reference.
+	DedupWindow int `toml:"dedup_window" json:"dedup_window"`
+	// MinDedupChars is the length below which a result is never replaced by a reference: a
+	// reference would save too little.
+	MinDedupChars int `toml:"min_dedup_chars" json:"min_dedup_chars"`
+	// CallBudget is the most tokens (o200k) one tool result may take; a longer one is trimmed
+	// and the rest is available through the winnow__more tool.
+	CallBudget int `toml:"call_budget" json:"call_budget"`
+}
+
+// Telemetry configures the local record of what the gateway did to each tool result (no
+// text, no argument values; see internal/telemetry), which `winnow stats` reads.
+type Telemetry struct {
+	// Enabled turns recording on; it is off unless the user asks for it.
+	Enabled bool `toml:"enabled" json:"enabled"`
+	// Path is the JSONL file; "" means telemetry.jsonl in the cache directory. A leading "~/"
+	// is the home directory. See [Config.TelemetryPath].
+	Path string `toml:"path" json:"path"`
+}
+
+func defaultGateway() Gateway {
+	return Gateway{
+		DedupWindow:   DefaultDedupWindow,
+		MinDedupChars: DefaultMinDedupChars,
+		CallBudget:    DefaultCallBudget,
+	}
+}
+
+// validate reports every invalid value of the [gateway] table, in the format of
+// [Config.Validate].
+func (g Gateway) validate() []error {
+	var errs []error
+	bad := func(key string, val any, msg string, args ...any) {
+		errs = append(errs, fmt.Errorf("gateway.%s = %s: %s", key, tomlValue(val), fmt.Sprintf(msg, args...)))
+	}
+	if g.DedupWindow < 1 || g.DedupWindow > maxDedupWindow {
+		bad("dedup_window", g.DedupWindow, "must be between 1 and %d", maxDedupWindow)
+	}
+	if g.MinDedupChars < 1 || g.MinDedupChars > maxMinDedupChars {
+		bad("min_dedup_chars", g.MinDedupChars, "must be between 1 and %d", maxMinDedupChars)
+	}
+	if g.CallBudget < minCallBudget || g.CallBudget > maxCallBudget {
+		bad("call_budget", g.CallBudget, "must be between %d and %d tokens", minCallBudget, maxCallBudget)
+	}
+	return errs
+}
+
+// validate reports every invalid value of the [telemetry] table, in the format of
+// [Config.Validate].
+func (t Telemetry) validate() []error {
+	if p := t.Path; p != "" && p != "~" && !strings.HasPrefix(p, "~/") && !filepath.IsAbs(p) {
+		return []error{fmt.Errorf("telemetry.path = %s: %s", tomlValue(p),
+			`must be an absolute path, start with "~/", or be "" for the cache directory`)}
+	}
+	if t.Path == "~" {
+		return []error{fmt.Errorf("telemetry.path = %s: must name a file, not the home directory", tomlValue(t.Path))}
+	}
+	return nil
+}
+
+// TelemetryPath returns the telemetry file: telemetry.path with a leading "~/" expanded, or
+// telemetry.jsonl in the cache directory (see [Config.CacheDir]) when it is empty.
+func (c *Config) TelemetryPath() (string, error) {
+	p := c.Telemetry.Path
+	if p == "" {
+		dir, err := c.CacheDir()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(dir, telemetryFile), nil
+	}
+	if !strings.HasPrefix(p, "~/") {
+		return p, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("expand telemetry.path = %q: %w", p, err)
+	}
+	return filepath.Join(home, p[2:]), nil
+}

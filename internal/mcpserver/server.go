@@ -1,0 +1,137 @@
+package mcpserver
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/retrieve"
+	"github.com/winnowhq/winnow/internal/tokens"
+)
+
+// DefaultRefreshInterval is how often, at most, the index is brought up
+// to date before a tool answers, unless Options say otherwise.
+const DefaultRefreshInterval = 2 * time.Second
+
+// Options configure a Server. Zero fields mean their defaults.
+type Options struct {
+	// MaxOutputTokens caps the text of every answer of winnow's own tools;
+	// default DefaultMaxOutputTokens. Values below MinMaxOutputTokens are
+	// an error.
+	MaxOutputTokens int
+	// Counter counts output tokens; nil means exact o200k counts.
+	Counter tokens.Counter
+	// RefreshInterval is how often, at most, the index is updated from the
+	// tree before a tool answers; default DefaultRefreshInterval. With a
+	// negative interval tool calls never update it; see Refresh.
+	RefreshInterval time.Duration
+	// PostProcess, if set, rewrites the result of every tool call before
+	// it goes to the client. See PostProcessor.
+	PostProcess PostProcessor
+	// Version is the server version reported to clients; default "devel".
+	Version string
+	// Logger receives debug events and the warnings of failed refreshes;
+	// nil discards them. It must not write to stdout in stdio mode.
+	Logger *slog.Logger
+}
+
+// A Server serves winnow's tools over MCP for one repository index. It is
+// safe for concurrent use by any number of sessions.
+type Server struct {
+	ix     *index.Index
+	engine *retrieve.Engine
+	mcp    *mcp.Server
+	fresh  *refresher
+	limit  *limiter
+	post   PostProcessor
+	log    *slog.Logger
+
+	// examples holds an example of valid arguments for each of winnow's
+	// own tools, shown when a call's arguments do not fit the schema.
+	examples map[string]string
+}
+
+//go:embed tools/instructions.md
+var instructions string
+
+// New returns a Server answering from ix, which must stay open while the
+// server runs. It does not update the index; the first tool call does,
+// or Refresh.
+func New(ix *index.Index, opts *Options) (*Server, error) {
+	if ix == nil {
+		return nil, errors.New("new MCP server: no index")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Version == "" {
+		o.Version = "devel"
+	}
+	if o.RefreshInterval == 0 {
+		o.RefreshInterval = DefaultRefreshInterval
+	}
+	limit, err := newLimiter(o.MaxOutputTokens, o.Counter)
+	if err != nil {
+		return nil, fmt.Errorf("new MCP server: %w", err)
+	}
+	s := &Server{
+		ix:       ix,
+		engine:   retrieve.New(ix, &retrieve.Options{Counter: o.Counter, Logger: o.Logger}),
+		fresh:    &refresher{ix: ix, every: o.RefreshInterval, log: o.Logger, sem: make(chan struct{}, 1)},
+		limit:    limit,
+		post:     o.PostProcess,
+		log:      o.Logger,
+		examples: make(map[string]string),
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "winnow", Title: "winnow", Version: o.Version},
+		&mcp.ServerOptions{Instructions: instructions, Logger: o.Logger})
+	s.mcp.AddReceivingMiddleware(s.middleware)
+	s.addContext()
+	s.addFindSymbol()
+	s.addOutline()
+	s.addReferences()
+	return s, nil
+}
+
+// MCP returns the underlying MCP server, for adding tools to it. Results
+// of tools added there pass through Options.PostProcess too.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves one session over t (stdio, in-memory) until the client
+// disconnects or ctx is done. It returns nil when the client hung up and
+// ctx.Err() when ctx ended the session.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	err := s.mcp.Run(ctx, t)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("serve MCP: %w", err)
+	}
+	return nil
+}
+
+// Refresh brings the index up to date now, whatever the refresh interval:
+// a server started on a repository not yet indexed builds the index with
+// it while the client connects. Tool calls that arrive meanwhile wait for
+// it, so they never answer from a half-built index.
+func (s *Server) Refresh(ctx context.Context) (*index.Stats, error) {
+	return s.fresh.now(ctx)
+}
+
+// ToolNames returns the names of winnow's own tools, in the order they
+// are registered.
+func ToolNames() []string {
+	return []string{toolContext, toolFindSymbol, toolOutline, toolReferences}
+}

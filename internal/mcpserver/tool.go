@@ -1,0 +1,89 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A tool is one of winnow's own tools: its definition and the function
+// that answers it with text for the model.
+type tool[In any] struct {
+	name  string
+	title string
+	doc   string // the description, markdown for the model
+	// example is a valid arguments object, shown when a call's arguments
+	// do not fit the schema.
+	example string
+	// more says how to see what a truncated answer left out.
+	more string
+	run  func(ctx context.Context, in In) (string, error)
+}
+
+// add registers t on the server. Its input schema is inferred from In.
+// Every call brings the index up to date first and has its answer capped.
+func add[In any](s *Server, t tool[In]) {
+	closed := false
+	def := &mcp.Tool{
+		Name:        t.name,
+		Title:       t.title,
+		Description: strings.TrimSpace(t.doc),
+		Annotations: &mcp.ToolAnnotations{
+			Title:          t.title,
+			ReadOnlyHint:   true,
+			IdempotentHint: true,
+			OpenWorldHint:  &closed,
+		},
+	}
+	s.examples[t.name] = t.example
+	mcp.AddTool(s.mcp, def, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		markArgumentsValid(ctx)
+		note := s.fresh.ensure(ctx)
+		text, err := t.run(ctx, in)
+		if err != nil {
+			return errorResult(err), nil, nil
+		}
+		if note != "" {
+			text = note + "\n\n" + text
+		}
+		return textResult(s.limit.cap(text, t.more)), nil, nil
+	})
+}
+
+// An agentError is a failure the agent can fix: its message says what to
+// do instead.
+type agentError struct{ msg string }
+
+func (e *agentError) Error() string { return e.msg }
+
+// fixable returns an agentError with a formatted message.
+func fixable(format string, args ...any) error {
+	return &agentError{msg: fmt.Sprintf(format, args...)}
+}
+
+// errorResult turns a tool's error into a tool result with IsError set.
+// An agentError speaks for itself; any other error is winnow's own
+// failure, and the message says the arguments were not the problem.
+func errorResult(err error) *mcp.CallToolResult {
+	msg := err.Error()
+	if ae := (*agentError)(nil); !errors.As(err, &ae) {
+		msg = fmt.Sprintf("winnow could not answer: %v. The arguments were fine; this is a failure of winnow or of its index.", err)
+	}
+	return errorText(msg, err)
+}
+
+// errorText is a tool error result with the text msg, recording err for
+// middleware that reads it with GetError.
+func errorText(msg string, err error) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+	res.SetError(err)
+	return res
+}
+
+// textResult is a successful result holding text.
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}

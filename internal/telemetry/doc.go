@@ -1,0 +1,28 @@
+// Package telemetry records what winnow's gateway did to each tool result, as
+// JSON lines in a local file, and summarises those records for `winnow stats`.
+//
+// An [Event] holds the time, the tool's name, keyed hashes of the session and
+// of the arguments, the shape of the response, the layers that rewrote it
+// (dedup, near_ref, encode, trim), the tokens before and after each layer,
+// whether the result was a duplicate, and the latency the gateway added. It
+// never holds text: not the response, not the argument values, not the
+// session id. The gateway hands a [Call] (which does carry the texts, so that
+// they can be counted) to a [Writer]; the Writer counts the tokens on its own
+// goroutine, off the request path, hashes the identifiers, writes the Event
+// and drops the texts.
+//
+// Tokens are counted exactly with o200k (tiktoken's o200k_base), winnow's
+// stand-in for Claude's private tokenizer, so "before" is the number of tokens
+// the upstream server returned and "after" the number the agent received.
+// Texts above [Options].MaxExactBytes are estimated instead (see
+// tokens.Estimator; within a few percent on large texts) and the Event says
+// so in its Counter field.
+//
+// Identifiers are hashed with HMAC-SHA256 under a key drawn at random when
+// the Writer opens and never stored: equal arguments within one gateway run
+// hash alike, and nobody can test a guess ("number":12?) against the file.
+//
+// Telemetry is opt-in ([telemetry] enabled in the configuration). The package
+// does not send anything anywhere, does not decide whether it is enabled, and
+// does not read configuration; the command line wires it.
+package telemetry
