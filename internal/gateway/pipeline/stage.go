@@ -1,0 +1,106 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/winnowhq/winnow/internal/telemetry"
+)
+
+// A Stage is one step a tool call goes through. Before runs ahead of the
+// dispatch to the upstream, After on the result on its way to the agent;
+// each does nothing when it has nothing to do at that point. A Stage that
+// returns an error (or panics) leaves the Turn as it found it: the
+// pipeline restores the texts and logs the error.
+type Stage interface {
+	Name() string
+	Before(ctx context.Context, t *Turn) error
+	After(ctx context.Context, t *Turn) error
+}
+
+// A Turn is one call on its way through the stages.
+type Turn struct {
+	Call *Call
+	// Result is the upstream's result, never modified; nil in Before.
+	Result *mcp.CallToolResult
+	// Texts holds one Text per text content of Result, in order. Other
+	// content (images, audio, resources) is not touched by any stage.
+	Texts []*Text
+
+	p      *Pipeline
+	sess   *session
+	seq    int      // the call's number in its session
+	recent []string // argument words of the session's calls before this one
+}
+
+// A Text is one text content of a result as the stages rewrite it.
+type Text struct {
+	// Upstream is the text as the upstream returned it.
+	Upstream string
+	// Text is the text as it stands.
+	Text string
+	// Shape is the shape the shape stage classified Upstream as.
+	Shape string
+	// Encoder names the lossless encoding Text is in ("" for none).
+	Encoder string
+	// Ref is the short id ("r7") the text is known by, if it has one.
+	Ref string
+	// Stamp shows "#"+Ref as the text's first line, so that a later
+	// reference to it can be short.
+	Stamp bool
+	// Hint is a line appended after Text.
+	Hint string
+	// Final marks a text replaced by a reference: later stages leave it.
+	Final bool
+	// Dedup marks a text replaced because it repeated a recent one.
+	Dedup bool
+
+	index int    // position in Result.Content
+	entry *entry // the dedup cache entry made for this text, if any
+	steps []telemetry.Step
+	// tokens and upstreamTokens are the counts of Text and Upstream when
+	// a stage has them (0 when not), so that later stages need not count
+	// again.
+	tokens, upstreamTokens int
+}
+
+// record notes, for telemetry, that layer turned before into after.
+func (tx *Text) record(layer, before, after string) {
+	tx.steps = append(tx.steps, telemetry.Step{Layer: layer, Before: before, After: after})
+}
+
+// rendered returns the text the agent receives.
+func (tx *Text) rendered() string {
+	s := tx.Text
+	if tx.Stamp && tx.Ref != "" {
+		s = "#" + tx.Ref + "\n" + s
+	}
+	switch {
+	case tx.Hint == "":
+		return s
+	case s == "" || s[len(s)-1] == '\n':
+		return s + tx.Hint + "\n"
+	}
+	return s + "\n" + tx.Hint
+}
+
+// count counts tokens with the pipeline's counter.
+func (t *Turn) count(s string) int { return t.p.opts.Counter.Count(s) }
+
+// textTokens returns the tokens of tx.Text, counting them if no stage has.
+func (t *Turn) textTokens(tx *Text) int {
+	if tx.tokens == 0 {
+		tx.tokens = t.count(tx.Text)
+	}
+	return tx.tokens
+}
+
+// upstreamTokens returns the tokens of tx.Upstream, counting them if no
+// stage has.
+func (t *Turn) upstreamTokens(tx *Text) int {
+	if tx.upstreamTokens == 0 {
+		tx.upstreamTokens = t.count(tx.Upstream)
+	}
+	return tx.upstreamTokens
+}

@@ -1,0 +1,157 @@
+package shape
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// A Result is what Encode made of a text.
+type Result struct {
+	// Shape is the text's shape (see Classify).
+	Shape Shape
+	// Encoder names the encoding of Text ("json_compact", "kv", "table",
+	// "wrapper_table", "md_csv"), or is empty when Text is the input.
+	Encoder string
+	// Text is the encoded text, or the input unchanged when Encoder is
+	// empty.
+	Text string
+	// Before and After are the token counts of the input and of Text.
+	Before, After int
+	// Rejected names an encoder whose output was the shortest but did not
+	// decode back to the input, so the input was kept. It is empty
+	// unless the round-trip gate caught a bug; it is meant for telemetry.
+	Rejected string
+}
+
+// Saved returns the number of tokens the encoding saved.
+func (r Result) Saved() int { return r.Before - r.After }
+
+// Encode returns the shortest lossless encoding of text, counting tokens
+// with count (nil counts bytes). It tries every encoder that fits the
+// text's shape, takes the one with the fewest tokens and returns it only
+// if it has strictly fewer tokens than text and its decoder reproduces
+// text exactly: the same JSON values with the same key order and number
+// literals, or the same table cells. Otherwise Result.Text is text and
+// Result.Encoder is empty. Encode never fails and never panics; text that
+// is not UTF-8, longer than MaxBytes, or not JSON or a markdown table
+// passes through. count is called on text and on each candidate, so its
+// cost usually dominates: see BenchmarkEncode for exact and estimated
+// counts.
+func Encode(text string, count func(string) int) Result {
+	if count == nil {
+		count = func(s string) int { return len(s) }
+	}
+	d := inspect(text)
+	before := count(text)
+	res := Result{Shape: d.shape, Text: text, Before: before, After: before}
+	if d.inexact {
+		return res
+	}
+	best, bestText, bestN := "", "", before
+	for _, name := range encodersFor(d.shape) {
+		out, ok := encodeWith(name, &d)
+		if !ok || out == text {
+			continue
+		}
+		if n := count(out); n < bestN {
+			best, bestText, bestN = name, out, n
+		}
+	}
+	if best == "" {
+		return res
+	}
+	if !roundTrips(best, bestText, &d) {
+		res.Rejected = best
+		return res
+	}
+	res.Encoder, res.Text, res.After = best, bestText, bestN
+	return res
+}
+
+// encodersFor lists the encoders that apply to a shape. JSON compaction
+// applies to every JSON container; the others to their shapes.
+func encodersFor(s Shape) []string {
+	switch s {
+	case JSONArrayObjects:
+		return []string{EncoderCompact, EncoderTable}
+	case JSONWrapperArray:
+		return []string{EncoderCompact, EncoderWrapper, EncoderKV}
+	case JSONObjectFlat, JSONObjectNested:
+		return []string{EncoderCompact, EncoderKV}
+	case JSONScalarArray, JSONArrayMixed:
+		return []string{EncoderCompact}
+	case MarkdownTable:
+		return []string{EncoderMarkdownCSV}
+	}
+	return nil
+}
+
+// encodeWith runs the named encoder on a parsed text.
+func encodeWith(name string, d *doc) (string, bool) {
+	switch name {
+	case EncoderCompact:
+		return encodeCompact(&d.json)
+	case EncoderKV:
+		return encodeKV(&d.json)
+	case EncoderTable:
+		return encodeTable(&d.json)
+	case EncoderWrapper:
+		return encodeWrapper(&d.json)
+	case EncoderMarkdownCSV:
+		return encodeMDCSV(d.table)
+	}
+	return "", false
+}
+
+// roundTrips is the gate: it decodes out with the named encoder's decoder
+// and compares the result with what the input parsed to.
+func roundTrips(name, out string, d *doc) bool {
+	if name == EncoderMarkdownCSV {
+		t, err := decodeMDCSV(out)
+		return err == nil && equalTables(t, d.table)
+	}
+	v, err := decodeJSONWith(name, out)
+	return err == nil && equal(&v, &d.json)
+}
+
+// decodeJSONWith runs the named JSON encoder's decoder.
+func decodeJSONWith(name, text string) (value, error) {
+	switch name {
+	case EncoderCompact:
+		return decodeCompact(text)
+	case EncoderKV:
+		return decodeKV(text)
+	case EncoderTable:
+		return decodeTable(text)
+	case EncoderWrapper:
+		return decodeWrapper(text)
+	}
+	return value{}, fmt.Errorf("unknown encoder %q", name)
+}
+
+// Decode inverts an encoder. For the JSON encoders it returns compact JSON
+// equal to the original: the same values, the same key order in every
+// object, the same number literals. For md_csv it returns the table's
+// cells as a markdown table (left-aligned, pipes in cells escaped). An
+// empty encoder returns text as it is. Text that the encoder cannot have
+// written is an error naming the line and what was wrong.
+func Decode(encoder, text string) (string, error) {
+	if encoder == "" {
+		return text, nil
+	}
+	if !utf8.ValidString(text) {
+		return "", fmt.Errorf("decode %s: text is not valid UTF-8", encoder)
+	}
+	if encoder == EncoderMarkdownCSV {
+		t, err := decodeMDCSV(text)
+		if err != nil {
+			return "", fmt.Errorf("decode %s: %w", encoder, err)
+		}
+		return t.render(), nil
+	}
+	v, err := decodeJSONWith(encoder, text)
+	if err != nil {
+		return "", fmt.Errorf("decode %s: %w", encoder, err)
+	}
+	return string(appendCompact(nil, &v)), nil
+}

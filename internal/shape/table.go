@@ -1,0 +1,197 @@
+package shape
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// EncoderTable names the table encoder: an array of objects as a line giving the
+// number of rows, a header line naming the columns, and one line per
+// object, cells separated by '|':
+//
+//	[3]:
+//	number|title|user.login|user.id|labels|state=open|closed_at
+//	7|Crash on start|ana|17|["bug"]||null
+//	8|Docs: typo, page 2|bo|21|[]||
+//	9|"a|b"|ana|17|[]||2025-03-01
+//
+// What a reader sees:
+//
+//   - The columns are the union of the objects' keys, in the order the
+//     objects have them. A cell holds the object's value for its column in
+//     the value syntax (17 is a number, "17" a string, "a|b" quoted for its
+//     '|'; arrays and objects inline as compact JSON; see the package
+//     documentation). An empty cell means the object has no such
+//     key, which is neither null (written null) nor the empty string
+//     (written "").
+//   - A dotted name is a path into a nested object: user.login is the
+//     login of the object under "user". An object spread this way is
+//     missing in a row where all its cells are empty, and null where they
+//     are all null.
+//   - A name=value header means that column holds the same value in every
+//     row; its cells are left empty.
+//
+// Header names are quoted like JSON strings when they hold '.', '=' or
+// '|' or are not plain text. An array whose objects order their keys in
+// contradicting ways, or repeat a key, has no table.
+const EncoderTable = "table"
+
+// encodeTable writes a JSON array of objects as a table.
+func encodeTable(v *value) (string, bool) {
+	if v.kind != kindArray || arrayShape(v) != JSONArrayObjects {
+		return "", false
+	}
+	cols, ok := tableColumns(v)
+	if !ok {
+		return "", false
+	}
+	dst := make([]byte, 0, compactLen(v)*3/4)
+	dst = appendRowCount(dst, len(v.elems))
+	dst = appendTable(dst, v, cols)
+	return string(dst), true
+}
+
+// decodeTable reads a table written by encodeTable.
+func decodeTable(text string) (value, error) {
+	lines := strings.Split(text, "\n")
+	key, n, ok := blockLine(lines[0])
+	if !ok || key != "" {
+		return value{}, fmt.Errorf("table: first line %q is not [rows]:", clip(lines[0]))
+	}
+	if len(lines) != n+2 {
+		return value{}, fmt.Errorf("table: %d rows announced, %d lines follow the header", n, len(lines)-2)
+	}
+	return parseTable(lines[1], lines[2:])
+}
+
+// A grid is a table's cells as written, row after row: cell k is
+// text[ends[k-1]:ends[k]]. An empty cell is a missing key; no value
+// writes as nothing.
+type grid struct {
+	text []byte
+	ends []int
+	cols int // leaf columns per row
+}
+
+func (g *grid) cell(row, col int) []byte {
+	k := row*g.cols + col
+	start := 0
+	if k > 0 {
+		start = g.ends[k-1]
+	}
+	return g.text[start:g.ends[k]]
+}
+
+// appendTable appends the header line and one line per element of arr.
+func appendTable(dst []byte, arr *value, cols []column) []byte {
+	g := grid{cols: countLeaves(cols), text: make([]byte, 0, compactLen(arr))}
+	g.ends = make([]int, 0, g.cols*len(arr.elems))
+	for i := range arr.elems {
+		g.addRow(&arr.elems[i], cols)
+	}
+	same := g.constants(len(arr.elems))
+	dst, _ = appendHeader(dst, cols, nil, same, 0)
+	for i := range arr.elems {
+		dst = append(dst, '\n')
+		for j := range g.cols {
+			if j > 0 {
+				dst = append(dst, cellSep)
+			}
+			if same[j] == nil {
+				dst = append(dst, g.cell(i, j)...)
+			}
+		}
+	}
+	return dst
+}
+
+// addRow writes the cells of object o under cols. The object's members
+// are in column order (tableColumns checked that), so one pass pairs
+// them.
+func (g *grid) addRow(o *value, cols []column) {
+	k := 0
+	for _, c := range cols {
+		var m *member
+		if k < len(o.members) && o.members[k].key == c.key {
+			m = &o.members[k]
+			k++
+		}
+		switch {
+		case c.group != nil && m != nil && m.val.kind == kindObject:
+			g.addRow(&m.val, c.group)
+		case c.group != nil:
+			for range c.leaves {
+				if m != nil { // null
+					g.text = append(g.text, "null"...)
+				}
+				g.ends = append(g.ends, len(g.text))
+			}
+		default:
+			if m != nil {
+				g.text = appendCell(g.text, &m.val, true)
+			}
+			g.ends = append(g.ends, len(g.text))
+		}
+	}
+}
+
+// constants returns, per leaf column, the cell every row has in it, or
+// nil when the rows differ, a row lacks the key, or writing the value
+// once in the header would not be shorter.
+func (g *grid) constants(rows int) [][]byte {
+	same := make([][]byte, g.cols)
+	if rows < 2 {
+		return same
+	}
+	for j := range g.cols {
+		first := g.cell(0, j)
+		if len(first) == 0 || (rows-1)*len(first) <= 2 {
+			continue
+		}
+		i := 1
+		for i < rows && bytes.Equal(g.cell(i, j), first) {
+			i++
+		}
+		if i == rows {
+			same[j] = first
+		}
+	}
+	return same
+}
+
+// appendHeader appends the names of the leaf columns from the leaf
+// numbered at on, each as its path from the top (the keys of its groups
+// and its own, joined by '.'), followed by "=value" when the column holds
+// one value in every row. It returns the number of the next leaf.
+func appendHeader(dst []byte, cols []column, path []string, same [][]byte, at int) ([]byte, int) {
+	for _, c := range cols {
+		if c.group != nil {
+			dst, at = appendHeader(dst, c.group, append(path, c.key), same, at)
+			continue
+		}
+		if at > 0 {
+			dst = append(dst, cellSep)
+		}
+		for _, k := range path {
+			dst = appendKey(dst, k, headerSpecial)
+			dst = append(dst, '.')
+		}
+		dst = appendKey(dst, c.key, headerSpecial)
+		if same[at] != nil {
+			dst = append(dst, '=')
+			dst = append(dst, same[at]...)
+		}
+		at++
+	}
+	return dst, at
+}
+
+// appendRowCount appends the "[rows]:" line that opens a table; in a
+// wrapper the array's key comes before it.
+func appendRowCount(dst []byte, rows int) []byte {
+	dst = append(dst, '[')
+	dst = strconv.AppendInt(dst, int64(rows), 10)
+	return append(dst, "]:\n"...)
+}
