@@ -118,6 +118,11 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 		}()
 		defer func() { cancel(); <-updated }() // before the index closes
 	}
+	stop, err := a.startGateway(ctx, srv.MCP())
+	if err != nil {
+		return err
+	}
+	defer stop()
 	if httpAddr != "" {
 		return srv.ListenAndServe(ctx, httpAddr, allowRemote, func(url string) {
 			fmt.Fprintf(a.stderr, "winnow mcp: serving %s over streamable HTTP at %s\n", ix.Root(), url)
