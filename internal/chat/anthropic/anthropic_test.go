@@ -397,7 +397,7 @@ func TestEncodePrettyBodyKeepsFormatting(t *testing.T) {
 }
 
 func TestCheckVersion(t *testing.T) {
-	for _, v := range []string{"2023-06-01", "2023-01-01"} {
+	for _, v := range []string{"2026-10-21", "2023-06-01", "2023-01-01"} {
 		if err := CheckVersion(v); err != nil {
 			t.Errorf("CheckVersion(%q) = %v", v, err)
 		}

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winnowhq/winnow/internal/llmproxy"
+)
+
+func (a *app) proxyCommand() *cobra.Command {
+	var listen, anthropicUp, openaiUp, logFormat string
+	var maxBody int64
+	var allowRemote bool
+	var shutdownTimeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "proxy",
+		Short: "Run an HTTP proxy in front of the Anthropic and OpenAI APIs",
+		Long: `Proxy listens on --listen (default 127.0.0.1:8787) and forwards requests to
+the Anthropic API (/v1/messages and the rest of Anthropic's paths, and any
+request with an anthropic-version header) or to the OpenAI API or any
+OpenAI-compatible server (/v1/chat/completions, /v1/responses and everything
+else). Point an agent at it with ANTHROPIC_BASE_URL or OPENAI_BASE_URL.
+
+Responses, server-sent event streams included, come back unbuffered, and the
+upstream's errors come back as the upstream sent them. API keys in the
+requests are forwarded as they are and never logged. Request bodies of
+/v1/messages and /v1/chat/completions go through the proxy's rewriter, which
+today forwards them unchanged (conversation compaction plugs in there); any
+body the rewriter cannot handle is forwarded exactly as the client sent it.
+Responses carry x-winnow-* headers saying what happened.
+
+Upstreams and limits come from the [proxy] table of the user configuration
+file (never from a repository's .winnow.toml), overridden by the flags. One
+log line per request goes to stderr; --verbose adds headers, with credentials
+redacted. GET /healthz answers without calling an upstream. On Ctrl-C the
+proxy stops accepting connections and lets requests in flight finish, for up
+to --shutdown-timeout.`,
+		Example: `  winnow proxy
+  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude
+  OPENAI_BASE_URL=http://127.0.0.1:8787/v1 codex
+  winnow proxy --listen 127.0.0.1:9000 --openai-upstream http://127.0.0.1:11434
+  curl -s http://127.0.0.1:8787/healthz`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := a.loadConfig("") // user file only: a repository must not pick where API keys go
+			if err != nil {
+				return err
+			}
+			fs := cmd.Flags()
+			if fs.Changed("listen") {
+				cfg.Proxy.Listen = listen
+			}
+			if fs.Changed("anthropic-upstream") {
+				cfg.Proxy.AnthropicUpstream = anthropicUp
+			}
+			if fs.Changed("openai-upstream") {
+				cfg.Proxy.OpenAIUpstream = openaiUp
+			}
+			if fs.Changed("max-body-bytes") {
+				cfg.Proxy.MaxBodyBytes = maxBody
+			}
+			if err := cfg.Validate(); err != nil {
+				return usageError{err}
+			}
+			if shutdownTimeout <= 0 {
+				return usageError{fmt.Errorf("--shutdown-timeout %s: must be positive", shutdownTimeout)}
+			}
+			if !allowRemote {
+				if err := llmproxy.CheckLoopback(cfg.Proxy.Listen); err != nil {
+					return usageError{fmt.Errorf("%w: other machines could send requests through it; listen on 127.0.0.1, or pass --allow-remote", err)}
+				}
+			}
+			logger, err := a.proxyLogger(logFormat)
+			if err != nil {
+				return usageError{err}
+			}
+			p, err := llmproxy.New(&llmproxy.Options{
+				AnthropicUpstream: cfg.Proxy.AnthropicUpstream,
+				OpenAIUpstream:    cfg.Proxy.OpenAIUpstream,
+				MaxBodyBytes:      cfg.Proxy.MaxBodyBytes,
+				ShutdownTimeout:   shutdownTimeout,
+				Logger:            logger,
+				Version:           version(),
+			})
+			if err != nil {
+				return err
+			}
+			ln, err := new(net.ListenConfig).Listen(cmd.Context(), "tcp", cfg.Proxy.Listen)
+			if err != nil {
+				return fmt.Errorf("proxy: %w", err)
+			}
+			base := llmproxy.ClientURL(ln.Addr())
+			up := p.Upstreams()
+			fmt.Fprintf(a.stderr, "winnow proxy: listening on %s (anthropic → %s, openai → %s)\n", base, up[llmproxy.DialectAnthropic], up[llmproxy.DialectOpenAI])
+			fmt.Fprintf(a.stderr, "  export ANTHROPIC_BASE_URL=%s\n  export OPENAI_BASE_URL=%s/v1\n", base, base)
+			return p.Serve(cmd.Context(), ln)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&listen, "listen", "", "host:port to listen on (default [proxy] listen, 127.0.0.1:8787)")
+	fs.StringVar(&anthropicUp, "anthropic-upstream", "", "Anthropic API base URL (default [proxy] anthropic_upstream, https://api.anthropic.com)")
+	fs.StringVar(&openaiUp, "openai-upstream", "", "OpenAI or OpenAI-compatible base URL, without /v1 (default [proxy] openai_upstream, https://api.openai.com)")
+	fs.Int64Var(&maxBody, "max-body-bytes", 0, "largest request body to rewrite; larger ones stream through untouched (default [proxy] max_body_bytes, 32 MiB)")
+	fs.BoolVar(&allowRemote, "allow-remote", false, "allow a listen address other machines can reach (all interfaces, a LAN address)")
+	fs.DurationVar(&shutdownTimeout, "shutdown-timeout", llmproxy.DefaultShutdownTimeout, "how long requests in flight may run on after Ctrl-C")
+	fs.StringVar(&logFormat, "log-format", "text", "request log format on stderr: text or json")
+	return cmd
+}
+
+// proxyLogger logs to stderr: Info (one line per request), or Debug with --verbose.
+func (a *app) proxyLogger(format string) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	if a.verbose {
+		opts.Level = slog.LevelDebug
+	}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(a.stderr, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(a.stderr, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: must be text or json", format)
+}

@@ -1,0 +1,95 @@
+// Package llmproxy is an HTTP proxy in front of LLM APIs: it forwards Anthropic Messages and
+// OpenAI (or OpenAI-compatible) requests to their upstreams, lets a Rewriter replace the
+// request body on the way (conversation compaction, in winnow), and streams each response
+// back as it arrives. Point a client at it with ANTHROPIC_BASE_URL=http://127.0.0.1:8787 or
+// OPENAI_BASE_URL=http://127.0.0.1:8787/v1.
+//
+// It does not decode, compact or validate conversations itself (that is the Rewriter's job;
+// the default, Passthrough, changes nothing), does not hold API keys of its own, does not
+// retry, cache or rate-limit, and does not touch responses beyond adding x-winnow-* headers.
+//
+// # Routing
+//
+// Every upstream URL is a base to which the client's path is appended unchanged (query
+// included): with the OpenAI upstream http://host/compat, POST /v1/chat/completions goes to
+// http://host/compat/v1/chat/completions. Requests are routed by path, then by header:
+//
+//  1. /v1/messages, anything under /v1/messages/ (count_tokens, batches) and /v1/complete
+//     go to the Anthropic upstream;
+//  2. any request carrying anthropic-version goes to the Anthropic upstream: every Anthropic
+//     client sends it, and it is what tells GET /v1/models or /v1/files, paths both APIs
+//     have, where to go;
+//  3. everything else (/v1/chat/completions, /v1/responses, /v1/embeddings, GET /v1/models
+//     from an OpenAI client …) goes to the OpenAI upstream.
+//
+// /healthz is answered by the proxy itself: {"ok":true,"version":…,"upstreams":{…}}. It does
+// not call the upstreams.
+//
+// # Rewriting, and when it does not happen
+//
+// Only POST /v1/messages (dialect "anthropic") and POST /v1/chat/completions ("openai") are
+// offered to the Rewriter; everything else, /v1/responses included, passes through as the
+// client sent it. A rewritable request is "bypassed", that is forwarded byte for byte as
+// the client sent it, with the reason in the X-Winnow-Reason response header and the log,
+// when:
+//
+//   - its Content-Length is above MaxBodyBytes, or, without a Content-Length, it grows past
+//     it: the body is streamed upstream as it arrives, never buffered whole (body_too_large);
+//   - it is compressed (content_encoding) or not application/json (content_type);
+//   - it is not valid UTF-8 (not_utf8);
+//   - the Rewriter returns an error or panics (rewrite_failed): malformed JSON, an unknown
+//     anthropic-version, an unknown content block type and any failed invariant all end
+//     here, and the error is logged;
+//   - the Rewriter's body is empty or not valid UTF-8 JSON (invalid_rewrite).
+//
+// So no request is ever lost to the proxy: it either forwards what the Rewriter produced and
+// vouched for, or exactly what the client sent. The proxy does not check that a client's
+// body is JSON before asking the Rewriter: the Rewriter decodes it anyway, and a second
+// parse would cost ~5 ms per MB on every request. A client body that cannot be read (the
+// client hung up mid-upload) is not forwarded at all; the client gets a 400 if still there.
+//
+// When the body was replaced, the outbound Content-Length is the new body's length and the
+// response carries X-Winnow-Rewrite: changed; otherwise unchanged or bypassed. When the
+// Rewriter counted tokens, X-Winnow-Tokens-Before, X-Winnow-Tokens-After and X-Winnow-Saved
+// carry its counts. Counts are o200k tokens (see package tokens): Anthropic's tokenizer is
+// not public, so for Claude they approximate what the API bills.
+//
+// # Streaming, errors, cancellation
+//
+// Responses are copied through with every write flushed at once (FlushInterval -1), so each
+// server-sent event reaches the client while the upstream is still generating the next. The
+// upstream's answers pass through as they are, 4xx and 5xx included: status, headers and
+// body. Errors of the proxy's own are in the dialect's error shape, so SDKs show their
+// message: 502 when the upstream cannot be reached, 504 when it sends no response headers
+// within UpstreamTimeout (the body may then stream for as long as it takes). A client that
+// goes away cancels the upstream request, mid-stream too; a response that breaks off
+// mid-stream is cut off for the client as well (the connection is closed), never ended as if
+// it were whole. Hop-by-hop headers (Connection and the headers it names, Keep-Alive,
+// Proxy-Authorization, TE, Upgrade …) stop at the proxy; no X-Forwarded-* header is added;
+// the upstream sees its own Host.
+//
+// # Credentials
+//
+// Credential headers (authorization, x-api-key, api-key, cookie, openai-organization,
+// openai-project, every anthropic-* header but anthropic-version and anthropic-beta, and
+// any header whose name mentions a key, token, secret, password, auth, session or signature)
+// are forwarded to the upstream as they are. They are never shown to a Rewriter and never
+// logged: header dumps at Debug level print [REDACTED] for them. Logs carry paths, never
+// queries or bodies. Passwords in upstream URLs are redacted wherever the URL is shown.
+//
+// # Logging
+//
+// One line per request, when it is done (after the last byte of a stream): method, path,
+// dialect, status (499 when the client left before the upstream answered), req_bytes,
+// fwd_bytes, resp_bytes, ms, ttfb_ms, and for rewritable requests rewrite, reason, tokens
+// before and after, saved and the Rewriter's notes; error and aborted when something
+// failed, at Warn. Debug adds the request and response headers, credentials redacted.
+//
+// # Shutdown
+//
+// Serve stops on its context: it closes the listener and idle connections at once, lets
+// requests in flight, streams included, run to their end for up to ShutdownTimeout, then
+// cuts off what is left (cancelling those upstream requests) and returns
+// ErrShutdownTimeout. Requests do not inherit Serve's context, so the shutdown signal never
+// cancels a stream by itself.
+package llmproxy

@@ -1,0 +1,67 @@
+package llmproxy
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Values of the HeaderRewrite response header.
+const (
+	RewriteChanged   = "changed"   // the Rewriter's body was forwarded
+	RewriteUnchanged = "unchanged" // the Rewriter kept the client's body
+	RewriteBypassed  = "bypassed"  // the client's body was forwarded without a rewrite; see HeaderReason
+)
+
+// Reasons for a bypass, in HeaderReason and the log.
+const (
+	ReasonTooLarge        = "body_too_large"   // above MaxBodyBytes: streamed through unread
+	ReasonContentEncoding = "content_encoding" // a compressed request body
+	ReasonContentType     = "content_type"     // not application/json
+	ReasonNotUTF8         = "not_utf8"         // the body is not valid UTF-8
+	ReasonRewriteFailed   = "rewrite_failed"   // the Rewriter returned an error or panicked
+	ReasonInvalidRewrite  = "invalid_rewrite"  // the Rewriter's body is empty, not UTF-8 or not JSON
+)
+
+// An exchange is the state of one proxied request, for the response headers and the log.
+type exchange struct {
+	route
+	start time.Time
+
+	result                    string // RewriteChanged, RewriteUnchanged, RewriteBypassed; "" when not rewritable
+	reason                    string // why bypassed
+	tokensBefore, tokensAfter int
+	notes                     []string
+	inBytes, fwdBytes         int64 // request body bytes from the client and to the upstream; -1 unknown
+	err                       error // what failed: the Rewriter, the upstream, the client
+	upstreamStatus            int   // the upstream's status, 0 if it never answered
+}
+
+// bypass records that the client's body goes through as it is, and why.
+func (ex *exchange) bypass(reason string, err error) {
+	ex.result, ex.reason, ex.err = RewriteBypassed, reason, err
+}
+
+// counted reports whether the Rewriter counted tokens.
+func (ex *exchange) counted() bool {
+	return ex.tokensBefore != 0 || ex.tokensAfter != 0
+}
+
+// setHeaders sets the x-winnow-* headers on h, replacing any the upstream sent.
+func (ex *exchange) setHeaders(h http.Header) {
+	h.Set(HeaderRewrite, ex.result)
+	if ex.reason != "" {
+		h.Set(HeaderReason, ex.reason)
+	} else {
+		h.Del(HeaderReason)
+	}
+	if ex.counted() {
+		h.Set(HeaderTokensBefore, strconv.Itoa(ex.tokensBefore))
+		h.Set(HeaderTokensAfter, strconv.Itoa(ex.tokensAfter))
+		h.Set(HeaderSaved, strconv.Itoa(ex.tokensBefore-ex.tokensAfter))
+	} else {
+		h.Del(HeaderTokensBefore)
+		h.Del(HeaderTokensAfter)
+		h.Del(HeaderSaved)
+	}
+}

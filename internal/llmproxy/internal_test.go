@@ -1,0 +1,165 @@
+package llmproxy
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRoute(t *testing.T) {
+	p, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		method, path string
+		anthropicVer string
+		want         route
+	}{
+		{"POST", "/v1/messages", "2023-06-01", route{DialectAnthropic, p.anthropic, true}},
+		{"POST", "/v1/messages", "", route{DialectAnthropic, p.anthropic, true}},
+		{"GET", "/v1/messages", "", route{DialectAnthropic, p.anthropic, false}},
+		{"POST", "/v1/messages/count_tokens", "2023-06-01", route{DialectAnthropic, p.anthropic, false}},
+		{"POST", "/v1/messages/batches", "", route{DialectAnthropic, p.anthropic, false}},
+		{"POST", "/v1/complete", "", route{DialectAnthropic, p.anthropic, false}},
+		{"GET", "/v1/models", "2023-06-01", route{DialectAnthropic, p.anthropic, false}},
+		{"GET", "/v1/models", "", route{DialectOpenAI, p.openai, false}},
+		{"POST", "/v1/chat/completions", "", route{DialectOpenAI, p.openai, true}},
+		{"POST", "/v1/chat/completions/", "", route{DialectOpenAI, p.openai, false}},
+		{"POST", "/v1/responses", "", route{DialectOpenAI, p.openai, false}},
+		{"POST", "/v1/messagesx", "", route{DialectOpenAI, p.openai, false}},
+		{"GET", "/", "", route{DialectOpenAI, p.openai, false}},
+	}
+	for _, tt := range tests {
+		r := httptest.NewRequest(tt.method, tt.path, nil)
+		if tt.anthropicVer != "" {
+			r.Header.Set("Anthropic-Version", tt.anthropicVer)
+		}
+		if got := p.route(r); got != tt.want {
+			t.Errorf("%s %s (version %q) → %s rewrite=%v, want %s rewrite=%v",
+				tt.method, tt.path, tt.anthropicVer, got.dialect, got.rewrite, tt.want.dialect, tt.want.rewrite)
+		}
+	}
+}
+
+func TestIsCredential(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Authorization": true, "authorization": true, "Proxy-Authorization": true, "X-Api-Key": true,
+		"Api-Key": true, "X-Goog-Api-Key": true, "Cookie": true, "Set-Cookie": true,
+		"Openai-Organization": true, "Openai-Project": true, "Anthropic-Admin-Key": true,
+		"Anthropic-Dangerous-Direct-Browser-Access": true, "X-Session-Id": true, "X-Amz-Security-Token": true,
+		"Anthropic-Version": false, "anthropic-beta": false, "Content-Type": false, "Accept": false,
+		"User-Agent": false, "X-Stainless-Lang": false, "Request-Id": false, "Keep-Alive": false,
+	} {
+		if got := isCredential(name); got != want {
+			t.Errorf("isCredential(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestWithoutCredentials(t *testing.T) {
+	h := http.Header{"X-Api-Key": {"k"}, "Anthropic-Version": {"v"}, "Accept": {"a", "b"}}
+	got := withoutCredentials(h)
+	want := http.Header{"Anthropic-Version": {"v"}, "Accept": {"a", "b"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	got["Accept"][0] = "changed"
+	if h["Accept"][0] != "a" {
+		t.Error("withoutCredentials shares the value slices")
+	}
+}
+
+func TestReadAtMost(t *testing.T) {
+	tests := []struct {
+		name         string
+		body         string
+		size, limit  int64
+		wantData     string
+		wantComplete bool
+	}{
+		{"empty", "", 0, 10, "", true},
+		{"under", "abc", 3, 10, "abc", true},
+		{"at the limit", "abcdefghij", 10, 10, "abcdefghij", true},
+		{"over, length unknown", "abcdefghijk", -1, 10, "abcdefghijk", false},
+		{"far over, length unknown", strings.Repeat("x", 100), -1, 10, strings.Repeat("x", 11), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := strings.NewReader(tt.body)
+			data, complete, err := readAtMost(r, tt.size, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(data) != tt.wantData || complete != tt.wantComplete {
+				t.Errorf("readAtMost = %q, %v; want %q, %v", data, complete, tt.wantData, tt.wantComplete)
+			}
+			if rest := int64(r.Len()); int64(len(data))+rest != int64(len(tt.body)) {
+				t.Errorf("%d bytes read and %d left of %d", len(data), rest, len(tt.body))
+			}
+		})
+	}
+}
+
+func TestNewRejectsBadOptions(t *testing.T) {
+	for _, o := range []Options{
+		{AnthropicUpstream: "api.anthropic.com"},
+		{OpenAIUpstream: "ftp://x"},
+		{OpenAIUpstream: "http://x/?q=1"},
+		{MaxBodyBytes: -1},
+		{ShutdownTimeout: -1},
+	} {
+		if _, err := New(&o); err == nil {
+			t.Errorf("New(%+v) accepted it", o)
+		}
+	}
+}
+
+func TestBufferPool(t *testing.T) {
+	var b bufferPool
+	buf := b.Get()
+	if len(buf) != copyBufferSize {
+		t.Fatalf("Get: %d bytes", len(buf))
+	}
+	copy(buf, "x")
+	b.Put(buf)
+	b.Put(make([]byte, 10)) // a foreign size is dropped, not handed out
+	for range 3 {
+		if got := b.Get(); len(got) != copyBufferSize {
+			t.Fatalf("Get after Put: %d bytes", len(got))
+		}
+	}
+}
+
+func TestCheckLoopback(t *testing.T) {
+	for addr, ok := range map[string]bool{
+		"127.0.0.1:8787": true, "localhost:0": true, "[::1]:8787": true, "127.0.0.2:1": true,
+		":8787": false, "0.0.0.0:8787": false, "[::]:8787": false, "192.168.1.5:8787": false,
+		"example.com:80": false, "8787": false,
+	} {
+		if err := CheckLoopback(addr); (err == nil) != ok {
+			t.Errorf("CheckLoopback(%q) = %v, want ok=%v", addr, err, ok)
+		}
+	}
+}
+
+func TestClientURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:8787": "http://127.0.0.1:8787",
+		"0.0.0.0:9000":   "http://127.0.0.1:9000",
+		"[::]:9000":      "http://127.0.0.1:9000",
+		"[::1]:9000":     "http://[::1]:9000",
+	} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ClientURL(a); got != want {
+			t.Errorf("ClientURL(%s) = %s, want %s", addr, got, want)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package llmproxy
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// finish logs the exchange when its handler returns or panics. httputil.ReverseProxy
+// panics with http.ErrAbortHandler when a response breaks off mid-stream (the client or the
+// upstream went away); any panic is logged and then re-raised as http.ErrAbortHandler, which
+// makes net/http close the connection quietly, so the client sees a cut-off response rather
+// than a well-formed one that lies.
+func (p *Proxy) finish(rec *recorder, r *http.Request, ex *exchange) {
+	v := recover()
+	aborted := v != nil
+	if aborted {
+		switch err, _ := v.(error); {
+		case errors.Is(err, http.ErrAbortHandler) && r.Context().Err() != nil:
+			ex.err = errors.New("client closed the connection mid-response")
+		case errors.Is(err, http.ErrAbortHandler):
+			ex.err = errors.New("the response broke off mid-stream")
+		default:
+			ex.err = fmt.Errorf("panic: %v", v)
+			p.log.Error("proxy handler panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		}
+	}
+	p.logExchange(r, rec, ex, aborted)
+	if aborted {
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// logExchange writes the one log line of a request.
+func (p *Proxy) logExchange(r *http.Request, rec *recorder, ex *exchange, aborted bool) {
+	status := rec.status
+	if status == 0 {
+		status = ex.upstreamStatus // a protocol upgrade writes no header through rec
+	}
+	if status == 0 && r.Context().Err() != nil {
+		status = statusClientClosed
+	}
+	level := slog.LevelInfo
+	if aborted || ex.err != nil || status >= 500 {
+		level = slog.LevelWarn
+	}
+	attrs := []slog.Attr{
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.String("dialect", ex.dialect),
+		slog.Int("status", status),
+		slog.Int64("req_bytes", ex.inBytes),
+		slog.Int64("fwd_bytes", ex.fwdBytes),
+		slog.Int64("resp_bytes", rec.bytes),
+		slog.Float64("ms", millis(time.Since(ex.start))),
+		slog.Float64("ttfb_ms", millis(rec.firstByte)),
+	}
+	if ex.result != "" {
+		attrs = append(attrs, slog.String("rewrite", ex.result))
+	}
+	if ex.reason != "" {
+		attrs = append(attrs, slog.String("reason", ex.reason))
+	}
+	if ex.counted() {
+		attrs = append(attrs,
+			slog.Int("tokens_before", ex.tokensBefore),
+			slog.Int("tokens_after", ex.tokensAfter),
+			slog.Int("saved", ex.tokensBefore-ex.tokensAfter))
+	}
+	if len(ex.notes) > 0 {
+		attrs = append(attrs, slog.String("notes", strings.Join(ex.notes, "; ")))
+	}
+	if v := r.Header.Get("Anthropic-Version"); v != "" {
+		attrs = append(attrs, slog.String("api_version", v))
+	}
+	if aborted {
+		attrs = append(attrs, slog.Bool("aborted", true))
+	}
+	if ex.err != nil {
+		attrs = append(attrs, slog.String("error", ex.err.Error()))
+	}
+	p.log.LogAttrs(r.Context(), level, "proxy", attrs...)
+}
+
+// millis is d in milliseconds, to the microsecond.
+func millis(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1e3
+}

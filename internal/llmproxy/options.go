@@ -1,0 +1,100 @@
+package llmproxy
+
+import (
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Defaults of the Options fields left zero.
+const (
+	DefaultAnthropicUpstream = "https://api.anthropic.com"
+	DefaultOpenAIUpstream    = "https://api.openai.com"
+	DefaultMaxBodyBytes      = 32 << 20
+	DefaultUpstreamTimeout   = 10 * time.Minute // the Anthropic and OpenAI SDKs wait as long
+	DefaultShutdownTimeout   = time.Minute
+)
+
+// Options configure a Proxy. The zero value, or a nil *Options, means the defaults.
+type Options struct {
+	// AnthropicUpstream and OpenAIUpstream are the base URLs requests are forwarded to; the
+	// request's path is appended. Defaults: DefaultAnthropicUpstream, DefaultOpenAIUpstream.
+	AnthropicUpstream string
+	OpenAIUpstream    string
+	// Rewriter rewrites request bodies; nil means Passthrough.
+	Rewriter Rewriter
+	// MaxBodyBytes is the largest body read into memory for the Rewriter; a larger one is
+	// streamed to the upstream untouched. 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// UpstreamTimeout bounds the wait for the upstream's response headers (not the body,
+	// which streams as long as it takes). 0 means DefaultUpstreamTimeout. It applies to the
+	// default Transport only.
+	UpstreamTimeout time.Duration
+	// ShutdownTimeout bounds how long Serve waits, once its context is done, for in-flight
+	// requests (streams included) to finish. 0 means DefaultShutdownTimeout.
+	ShutdownTimeout time.Duration
+	// Transport sends requests upstream; nil means an http.Transport tuned for many
+	// concurrent streams, which honours HTTPS_PROXY and passes compression through.
+	Transport http.RoundTripper
+	// Logger receives one line per request (Info, or Warn when something failed) and, at
+	// Debug, the request and response headers with credentials redacted. nil discards.
+	Logger *slog.Logger
+	// Version is reported by /healthz.
+	Version string
+}
+
+// withDefaults returns a copy of o (which may be nil) with the zero fields defaulted.
+func (o *Options) withDefaults() Options {
+	var d Options
+	if o != nil {
+		d = *o
+	}
+	if d.AnthropicUpstream == "" {
+		d.AnthropicUpstream = DefaultAnthropicUpstream
+	}
+	if d.OpenAIUpstream == "" {
+		d.OpenAIUpstream = DefaultOpenAIUpstream
+	}
+	if d.Rewriter == nil {
+		d.Rewriter = Passthrough{}
+	}
+	if d.MaxBodyBytes == 0 {
+		d.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if d.UpstreamTimeout == 0 {
+		d.UpstreamTimeout = DefaultUpstreamTimeout
+	}
+	if d.ShutdownTimeout == 0 {
+		d.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if d.Transport == nil {
+		d.Transport = newTransport(d.UpstreamTimeout)
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if d.Version == "" {
+		d.Version = "devel"
+	}
+	return d
+}
+
+// newTransport returns the default upstream transport: HTTP/2 where the upstream offers it,
+// enough idle connections per host for hundreds of concurrent streams, and compression left
+// to the client and the upstream (the client's Accept-Encoding goes through and the response
+// comes back as encoded).
+func newTransport(headerTimeout time.Duration) *http.Transport {
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConnsPerHost:   256,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		ResponseHeaderTimeout: headerTimeout,
+		DisableCompression:    true,
+	}
+}

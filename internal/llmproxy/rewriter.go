@@ -1,0 +1,70 @@
+package llmproxy
+
+import (
+	"context"
+	"net/http"
+)
+
+// Dialects: the wire format of a request, and which upstream it goes to.
+const (
+	DialectAnthropic = "anthropic" // the Anthropic Messages API
+	DialectOpenAI    = "openai"    // the OpenAI API and servers compatible with it
+)
+
+// A Rewriter turns a request body into the body to forward. On any error the proxy forwards
+// the original bytes.
+//
+// The proxy calls Rewrite only for a POST to a rewritable path (/v1/messages,
+// /v1/chat/completions) whose body is complete (not above the size cap), is not
+// content-encoded, and is valid UTF-8. It does not check that the body is JSON: decoding is
+// the Rewriter's job, and a body it cannot decode is an error. Rewrite must not modify
+// req.Body, and must be safe for concurrent use.
+type Rewriter interface {
+	Rewrite(ctx context.Context, req *Request) (*Rewrite, error)
+}
+
+// RewriterFunc adapts a function to a Rewriter.
+type RewriterFunc func(ctx context.Context, req *Request) (*Rewrite, error)
+
+// Rewrite calls f.
+func (f RewriterFunc) Rewrite(ctx context.Context, req *Request) (*Rewrite, error) {
+	return f(ctx, req)
+}
+
+// A Request is what a Rewriter sees of one client request.
+type Request struct {
+	// Dialect is DialectAnthropic or DialectOpenAI.
+	Dialect string
+	// Path is the URL path, such as /v1/messages.
+	Path string
+	// Body is the request body as the client sent it. It must not be modified.
+	Body []byte
+	// Header holds the request headers without credentials (see the package documentation
+	// for which those are). anthropic-version and anthropic-beta are kept: a Rewriter
+	// should refuse, with an error, an API version it does not know.
+	Header http.Header
+}
+
+// A Rewrite is the outcome of rewriting one request body.
+type Rewrite struct {
+	// Body is the body to forward when Changed is set; it must be valid UTF-8 JSON, or the
+	// proxy forwards the original bytes.
+	Body []byte
+	// TokensBefore and TokensAfter count the tokens of the conversation before and after
+	// the rewrite, with o200k (a stand-in for Claude's tokenizer, which is not public).
+	// They are reported in the x-winnow-tokens-* response headers when either is set.
+	TokensBefore, TokensAfter int
+	// Changed says Body replaces the client's body.
+	Changed bool
+	// Notes say what changed and why, for the log.
+	Notes []string
+}
+
+// Passthrough is the Rewriter that leaves every body as it is and counts nothing. It is the
+// default until a compacting Rewriter is configured.
+type Passthrough struct{}
+
+// Rewrite returns an unchanged Rewrite.
+func (Passthrough) Rewrite(context.Context, *Request) (*Rewrite, error) {
+	return &Rewrite{}, nil
+}

@@ -1,0 +1,45 @@
+package llmproxy
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Paths whose POST bodies the Rewriter sees.
+const (
+	pathMessages        = "/v1/messages"
+	pathChatCompletions = "/v1/chat/completions"
+)
+
+// A route is where one request goes and whether its body is rewritten.
+type route struct {
+	dialect  string
+	upstream *upstream
+	rewrite  bool
+}
+
+// route picks the upstream of r, by these rules in order:
+//
+//  1. /v1/messages, anything under /v1/messages/ (count_tokens, batches) and /v1/complete
+//     go to the Anthropic upstream;
+//  2. a request with an anthropic-version header goes to the Anthropic upstream: every
+//     Anthropic client sends it, and it is how GET /v1/models or /v1/files, paths both APIs
+//     have, reach the right one;
+//  3. everything else, /v1/chat/completions and /v1/responses among it, goes to the OpenAI
+//     upstream.
+//
+// Only POST /v1/messages (Anthropic) and POST /v1/chat/completions (OpenAI) are rewritten;
+// everything else passes through as it came.
+func (p *Proxy) route(r *http.Request) route {
+	path := r.URL.Path
+	switch {
+	case path == pathMessages:
+		return route{DialectAnthropic, p.anthropic, r.Method == http.MethodPost}
+	case strings.HasPrefix(path, pathMessages+"/"), path == "/v1/complete",
+		r.Header.Get("Anthropic-Version") != "":
+		return route{DialectAnthropic, p.anthropic, false}
+	case path == pathChatCompletions:
+		return route{DialectOpenAI, p.openai, r.Method == http.MethodPost}
+	}
+	return route{DialectOpenAI, p.openai, false}
+}
