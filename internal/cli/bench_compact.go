@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -12,13 +13,14 @@ import (
 	"github.com/winnowhq/winnow/internal/chat/anthropic"
 	"github.com/winnowhq/winnow/internal/chat/openai"
 	"github.com/winnowhq/winnow/internal/compact"
+	"github.com/winnowhq/winnow/internal/compact/probe"
 	"github.com/winnowhq/winnow/internal/compact/traj"
 )
 
 // compactVariants are the compactions `winnow bench compact` can measure,
 // in report order: the one place a new variant is registered.
 func compactVariants() []benchcompact.Variant {
-	return benchcompact.DefaultVariants()
+	return append(benchcompact.DefaultVariants(), benchcompact.CompactionVariants(compact.Options{})...)
 }
 
 // compactValidator checks compacted bodies for `winnow bench compact`
@@ -108,6 +110,7 @@ message arrays, ADP OpenHands, SWE-smith and nebius records, SWE-agent
 				Primary:    primary,
 				Validate:   compactValidator(),
 				OpenAIRead: openAIRead,
+				Probe:      &probe.Options{Handle: regexp.MustCompile(compact.HandlePattern)},
 				Progress:   a.stderr,
 			})
 			if err != nil {

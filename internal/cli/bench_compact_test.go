@@ -3,8 +3,11 @@ package cli
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/winnowhq/winnow/internal/compact"
 )
 
 func TestBenchCompactCommand(t *testing.T) {
@@ -37,8 +40,16 @@ func TestBenchCompactCommand(t *testing.T) {
 	if rep.Violations == nil || *rep.Violations != 0 {
 		t.Errorf("violations %v, want 0 from the validator", rep.Violations)
 	}
-	if rep.Trajectories != 1 || rep.Requests != 11 || len(rep.Variants) != 2 || rep.Variants[1].Name != "rolling-mask" {
-		t.Errorf("report %+v", rep)
+	var names []string
+	for _, v := range rep.Variants {
+		names = append(names, v.Name)
+	}
+	wantNames := []string{"identity", "rolling-mask", "combined"}
+	for _, p := range compact.PassNames() {
+		wantNames = append(wantNames, "only-"+p)
+	}
+	if rep.Trajectories != 1 || rep.Requests != 11 || !slices.Equal(names, wantNames) || rep.Primary != "combined" {
+		t.Errorf("report %+v, variants %v", rep, names)
 	}
 	if !strings.Contains(errOut, "[1/1] sweagent_demo_function_calling_replace_marshmallow-1867.traj.json: 11 requests") {
 		t.Errorf("progress on stderr: %q", errOut)

@@ -67,6 +67,19 @@ func (v Violation) String() string {
 // (not user-message-lost, roles-merged, thinking-prefix, nor the
 // comparison half of the thinking rules).
 func Validate(dialect chat.Dialect, orig, out *chat.Conversation) []Violation {
+	return ValidateBound(dialect, orig, out, nil)
+}
+
+// ValidateBound is Validate for a request whose history was compacted
+// stickily, by a proxy that sent the same rewritten messages on every
+// earlier turn. A thinking block produced after such a rewrite is bound
+// to the rewritten prefix the model saw, not to the client's history, so
+// the thinking-prefix rule compares the prefix of the last thinking block
+// out keeps with sent: the request that was sent when that block's
+// message was produced (for a Compactor, a Run of orig's messages before
+// it). Equal means encoding to the same bytes. With sent nil it is
+// Validate.
+func ValidateBound(dialect chat.Dialect, orig, out, sent *chat.Conversation) []Violation {
 	var r report
 	switch {
 	case out == nil:
@@ -76,7 +89,7 @@ func Validate(dialect chat.Dialect, orig, out *chat.Conversation) []Violation {
 	case orig != nil && orig.Dialect != dialect:
 		r.add(-1, -1, RuleDialect, "the original conversation is %q, not %q", orig.Dialect, dialect)
 	case dialect == chat.Anthropic:
-		checkAnthropic(&r, orig, out)
+		checkAnthropic(&r, orig, out, sent)
 	case dialect == chat.OpenAI:
 		checkOpenAI(&r, orig, out)
 	default:
@@ -97,7 +110,7 @@ func changed(m *chat.Message) bool { return !m.Unchanged() }
 
 // --- Anthropic ---
 
-func checkAnthropic(r *report, orig, out *chat.Conversation) {
+func checkAnthropic(r *report, orig, out, sent *chat.Conversation) {
 	msgs := out.Messages
 	switch {
 	case len(msgs) == 0:
@@ -117,7 +130,10 @@ func checkAnthropic(r *report, orig, out *chat.Conversation) {
 	systemText(r, out.System)
 	anthropicTools(r, msgs)
 	thinkingIntact(r, orig, out)
-	if orig != nil {
+	switch {
+	case orig != nil && sent != nil:
+		thinkingPrefixSent(r, orig, out, sent)
+	case orig != nil:
 		thinkingPrefix(r, orig, out)
 	}
 	thinkingKept(r, orig, out)
@@ -377,6 +393,76 @@ func thinkingPrefix(r *report, orig, out *chat.Conversation) {
 	}
 }
 
+// thinkingPrefixSent checks the prefix rule against sent, the request
+// the last kept thinking block was produced after: the system prompt, the
+// tools and the messages before the block's message encode as sent's, and
+// the parts before the block in its message are the original's.
+func thinkingPrefixSent(r *report, orig, out, sent *chat.Conversation) {
+	li, lk := -1, -1
+	forThinking(out.Messages, func(i, k int, _ *chat.Part) { li, lk = i, k })
+	if li < 0 {
+		return
+	}
+	at := fmt.Sprintf("messages[%d].content[%d]", li, lk)
+	block := &out.Messages[li].Parts[lk]
+	if !equalParts(out.System, sent.System) {
+		r.add(-1, -1, RuleThinkingPrefix, "the system prompt differs from the request the thinking block at %s was produced after", at)
+	}
+	ot, _ := sent.Field("tools")
+	nt, _ := out.Field("tools")
+	if !bytes.Equal(ot, nt) {
+		r.add(-1, -1, RuleThinkingPrefix, "the tools differ from the request the thinking block at %s was produced after", at)
+	}
+	if len(sent.Messages) != li {
+		r.add(li, -1, RuleThinkingPrefix, "%d messages precede the thinking block at %s, but it was produced after a request of %d", li, at, len(sent.Messages))
+		return
+	}
+	for j := range li {
+		if !equalMessage(&out.Messages[j], &sent.Messages[j]) {
+			r.add(j, -1, RuleThinkingPrefix, "message differs from the one sent when the thinking block at %s was produced; keep everything before a kept thinking block as it was sent, or drop the thinking", at)
+			return
+		}
+	}
+	oi := -1 // the original message holding the block (whose bytes are unique: they are signed)
+	for k := range orig.Messages {
+		for j := range orig.Messages[k].Parts {
+			if block.Identical(&orig.Messages[k].Parts[j]) {
+				oi = k
+			}
+		}
+	}
+	if oi < 0 || out.Messages[li].Role != orig.Messages[oi].Role || !identicalPrefix(out.Messages[li].Parts, orig.Messages[oi].Parts, lk) {
+		r.add(li, -1, RuleThinkingPrefix, "the parts before the thinking block at %s are not the ones it was produced with", at)
+	}
+}
+
+// equalMessage reports whether a and b encode to the same bytes: the same
+// role, source and parts.
+func equalMessage(a, b *chat.Message) bool {
+	sa, okA := a.Source()
+	sb, okB := b.Source()
+	return a.Role == b.Role && okA == okB && bytes.Equal(sa, sb) && equalParts(a.Parts, b.Parts)
+}
+
+// equalParts reports whether ps and qs are pairwise equal: the same
+// modelled fields and the same source bytes, so that they encode alike.
+func equalParts(ps, qs []chat.Part) bool {
+	if len(ps) != len(qs) {
+		return false
+	}
+	for k := range ps {
+		p, q := &ps[k], &qs[k]
+		sp, okP := p.Source()
+		sq, okQ := q.Source()
+		if p.Type != q.Type || p.Text != q.Text || p.Signature != q.Signature || p.Data != q.Data ||
+			p.ID != q.ID || p.Name != q.Name || p.IsError != q.IsError || !bytes.Equal(p.Input, q.Input) ||
+			okP != okQ || !bytes.Equal(sp, sq) || !equalParts(p.Content, q.Content) {
+			return false
+		}
+	}
+	return true
+}
+
 // identicalPrefix reports whether a and b both have at least n parts and
 // their first n are pairwise Identical.
 func identicalPrefix(a, b []chat.Part, n int) bool {
@@ -619,8 +705,8 @@ func usersKept(r *report, orig, out *chat.Conversation, human func(*chat.Message
 			have++
 		}
 	}
-	if !shared && want != have {
-		r.add(-1, -1, RuleUserMessageLost, "the original has %d user messages, the compacted request %d", want, have)
+	if !shared && have < want {
+		r.add(-1, -1, RuleUserMessageLost, "the original has %d user messages, the compacted request only %d", want, have)
 	}
 }
 

@@ -1,0 +1,139 @@
+package compact
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/winnowhq/winnow/internal/chat"
+	"github.com/winnowhq/winnow/internal/chat/anthropic"
+	"github.com/winnowhq/winnow/internal/chat/openai"
+)
+
+// ErrDialect reports a dialect Rewrite does not speak.
+var ErrDialect = errors.New("unknown dialect")
+
+// A Summary says what Rewrite did to one request body.
+type Summary struct {
+	// Changed says the body returned differs from the one given.
+	Changed bool `json:"changed"`
+	// Reports are the passes' reports, in the order they ran.
+	Reports []Report `json:"reports,omitempty"`
+	// Violations are the invariants the compacted request broke. When
+	// there are any, Rewrite returned the original body.
+	Violations []Violation `json:"violations,omitempty"`
+	// Horizon is the number of leading messages that were stale, and
+	// Batches the steps by which the replay got there.
+	Horizon int     `json:"horizon"`
+	Batches []Batch `json:"batches,omitempty"`
+	// TokensBefore and TokensAfter estimate the request's tokens before
+	// and after (tokens.Estimator, o200k); equal when nothing changed.
+	TokensBefore int `json:"tokens_before"`
+	TokensAfter  int `json:"tokens_after"`
+}
+
+// Rewrite compacts one request body with the default passes and opts:
+// see Compactor.Rewrite.
+func Rewrite(dialect string, body []byte, opts Options) ([]byte, Summary, error) {
+	return New(opts).Rewrite(dialect, body)
+}
+
+// Rewrite compacts one request body of dialect ("anthropic" or "openai"):
+// decode, Run, validate the result against the body as received, encode.
+// If the result breaks any invariant, it returns body itself with the
+// violations in the Summary, since the original is what the client meant
+// to send. It returns body and an error when body is not a request of
+// dialect (wrapping chat.ErrMalformed or chat.ErrShape), when dialect is
+// unknown (ErrDialect), and when the result cannot be encoded. It never
+// modifies body, and the body it returns is body itself whenever nothing
+// changed.
+func (c *Compactor) Rewrite(dialect string, body []byte) ([]byte, Summary, error) {
+	var sum Summary
+	decode, encode, err := codec(dialect)
+	if err != nil {
+		return body, sum, err
+	}
+	orig, err := decode(body)
+	if err != nil {
+		return body, sum, fmt.Errorf("compact: %w", err)
+	}
+	st, reps := c.run(dialect, orig)
+	out := st.conv
+	sum.Reports, sum.Horizon, sum.Batches = reps, st.horizon, st.batches
+	sum.TokensBefore = st.conversationTokens(orig)
+	sum.TokensAfter = sum.TokensBefore
+	if out.Unchanged() {
+		return body, sum, nil
+	}
+	if sum.Violations = c.validate(dialect, orig, out); len(sum.Violations) > 0 {
+		return body, sum, nil
+	}
+	enc, err := encode(out)
+	if err != nil {
+		return body, sum, fmt.Errorf("compact: encode the compacted request: %w", err)
+	}
+	if bytes.Equal(enc, body) {
+		return body, sum, nil
+	}
+	sum.Changed = true
+	sum.TokensAfter = st.conversationTokens(out)
+	return enc, sum, nil
+}
+
+// validate checks out against orig. A thinking block kept after a
+// rewritten message was produced against the rewritten request that the
+// proxy sent then, not against the client's history: its prefix is
+// checked against that request, which a Run of the history up to the
+// block's message reproduces, since the rewrites are sticky.
+func (c *Compactor) validate(dialect string, orig, out *chat.Conversation) []Violation {
+	d := chat.Dialect(dialect)
+	p := lastThinkingOrigin(orig, out)
+	if p < 0 {
+		return Validate(d, orig, out)
+	}
+	prefix := orig.Clone()
+	prefix.Messages = prefix.Messages[:p]
+	sent, _ := c.Run(dialect, prefix)
+	return ValidateBound(d, orig, out, sent)
+}
+
+// lastThinkingOrigin returns the index in orig of the message holding the
+// last thinking block out keeps, or -1 if out keeps none.
+func lastThinkingOrigin(orig, out *chat.Conversation) int {
+	for i := len(out.Messages) - 1; i >= 0; i-- {
+		m := &out.Messages[i]
+		if countThinking(m.Parts) == 0 {
+			continue
+		}
+		for oi := range orig.Messages {
+			if m.SameOrigin(&orig.Messages[oi]) {
+				return oi
+			}
+		}
+		return -1
+	}
+	return -1
+}
+
+func codec(dialect string) (func([]byte) (*chat.Conversation, error), func(*chat.Conversation) ([]byte, error), error) {
+	switch chat.Dialect(dialect) {
+	case chat.Anthropic:
+		return anthropic.Decode, anthropic.Encode, nil
+	case chat.OpenAI:
+		return openai.Decode, openai.Encode, nil
+	}
+	return nil, nil, fmt.Errorf("compact: %q: %w", dialect, ErrDialect)
+}
+
+// conversationTokens estimates the tokens of c's system prompt and
+// messages.
+func (st *State) conversationTokens(c *chat.Conversation) int {
+	n := 0
+	for k := range c.System {
+		n += st.partTokens(&c.System[k])
+	}
+	for i := range c.Messages {
+		n += st.messageTokens(&c.Messages[i])
+	}
+	return n
+}
