@@ -6,11 +6,13 @@ import (
 	"github.com/spf13/cobra"
 
 	benchproxy "github.com/winnowhq/winnow/internal/bench/proxy"
+	"github.com/winnowhq/winnow/internal/compact"
+	"github.com/winnowhq/winnow/internal/llmproxy"
 )
 
 func (a *app) benchProxyCommand() *cobra.Command {
 	var opts benchproxy.Options
-	var asJSON bool
+	var asJSON, compaction bool
 	cmd := &cobra.Command{
 		Use:   "proxy",
 		Short: "Benchmark the LLM API proxy against calling the API directly",
@@ -37,6 +39,9 @@ load. Nothing leaves the machine; no API key is needed.`,
 				}
 			}
 			opts.Progress = a.stderr
+			if compaction {
+				opts.Rewriter = llmproxy.Compaction(compact.New(compact.Options{}))
+			}
 			rep, err := benchproxy.Run(cmd.Context(), opts)
 			if err != nil {
 				return err
@@ -54,5 +59,6 @@ load. Nothing leaves the machine; no API key is needed.`,
 	fs.IntVar(&opts.BodyBytes, "body-bytes", 1<<20, "request body size for the request overhead")
 	fs.IntVar(&opts.Warmup, "warmup", 20, "untimed requests per path before timing")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON, durations in milliseconds")
+	fs.BoolVar(&compaction, "compact", false, "compact request bodies in the proxy, as winnow proxy does by default (measures decode, compaction and encode too)")
 	return cmd
 }

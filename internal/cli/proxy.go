@@ -8,13 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/winnowhq/winnow/internal/compact"
 	"github.com/winnowhq/winnow/internal/llmproxy"
 )
 
 func (a *app) proxyCommand() *cobra.Command {
 	var listen, anthropicUp, openaiUp, logFormat string
 	var maxBody int64
-	var allowRemote bool
+	var allowRemote, noCompact bool
 	var shutdownTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "proxy",
@@ -28,9 +29,13 @@ else). Point an agent at it with ANTHROPIC_BASE_URL or OPENAI_BASE_URL.
 Responses, server-sent event streams included, come back unbuffered, and the
 upstream's errors come back as the upstream sent them. API keys in the
 requests are forwarded as they are and never logged. Request bodies of
-/v1/messages and /v1/chat/completions go through the proxy's rewriter, which
-today forwards them unchanged (conversation compaction plugs in there); any
-body the rewriter cannot handle is forwarded exactly as the client sent it.
+/v1/messages and /v1/chat/completions are compacted: stale tool results are
+cleared in rare, large, sticky batches (every later request carries the same
+bytes for them, so the provider's prompt cache keeps hitting), repeated results
+become references, and thinking blocks and tool pairing stay as the API
+requires. A body that cannot be decoded, an unknown API version, or a
+compaction that would break one of the API's rules is forwarded exactly as
+the client sent it (--no-compact forwards every body as sent).
 Responses carry x-winnow-* headers saying what happened.
 
 Upstreams and limits come from the [proxy] table of the user configuration
@@ -78,7 +83,12 @@ to --shutdown-timeout.`,
 			if err != nil {
 				return usageError{err}
 			}
+			var rw llmproxy.Rewriter = llmproxy.Compaction(compact.New(compact.Options{}))
+			if noCompact {
+				rw = llmproxy.Passthrough{}
+			}
 			p, err := llmproxy.New(&llmproxy.Options{
+				Rewriter:          rw,
 				AnthropicUpstream: cfg.Proxy.AnthropicUpstream,
 				OpenAIUpstream:    cfg.Proxy.OpenAIUpstream,
 				MaxBodyBytes:      cfg.Proxy.MaxBodyBytes,
@@ -108,6 +118,7 @@ to --shutdown-timeout.`,
 	fs.BoolVar(&allowRemote, "allow-remote", false, "allow a listen address other machines can reach (all interfaces, a LAN address)")
 	fs.DurationVar(&shutdownTimeout, "shutdown-timeout", llmproxy.DefaultShutdownTimeout, "how long requests in flight may run on after Ctrl-C")
 	fs.StringVar(&logFormat, "log-format", "text", "request log format on stderr: text or json")
+	fs.BoolVar(&noCompact, "no-compact", false, "forward every request as the client sent it (no history compaction)")
 	return cmd
 }
 

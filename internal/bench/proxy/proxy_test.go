@@ -81,7 +81,7 @@ func TestRun(t *testing.T) {
 
 // bench runs one setup for the Go benchmarks.
 func bench(b *testing.B, viaProxy, ttfb bool) {
-	s, err := start(b.Context(), nil)
+	s, err := start(b.Context(), nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

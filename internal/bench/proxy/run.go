@@ -27,6 +27,9 @@ type Options struct {
 	Streaming int       // concurrent streams in the concurrency check [200]
 	Warmup    int       // untimed requests per side before each comparison [20]
 	Progress  io.Writer // phase lines; nil for none
+
+	// Rewriter is the proxy's rewriter; nil forwards bodies unchanged.
+	Rewriter llmproxy.Rewriter
 }
 
 func (o Options) withDefaults() Options {
@@ -59,9 +62,9 @@ type setup struct {
 	stop   func() error
 }
 
-// start runs a fake API with apiOpts (skimming bodies) and a passthrough proxy in front of
-// it.
-func start(ctx context.Context, apiOpts *fakeapi.Options) (*setup, error) {
+// start runs a fake API with apiOpts (skimming bodies) and a proxy with rw (nil: passthrough)
+// in front of it.
+func start(ctx context.Context, apiOpts *fakeapi.Options, rw llmproxy.Rewriter) (*setup, error) {
 	o := fakeapi.Options{}
 	if apiOpts != nil {
 		o = *apiOpts
@@ -72,6 +75,7 @@ func start(ctx context.Context, apiOpts *fakeapi.Options) (*setup, error) {
 		return nil, err
 	}
 	p, err := llmproxy.New(&llmproxy.Options{
+		Rewriter:          rw,
 		AnthropicUpstream: api.URL,
 		OpenAIUpstream:    api.URL,
 		Logger:            slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -100,7 +104,7 @@ func start(ctx context.Context, apiOpts *fakeapi.Options) (*setup, error) {
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	o := opts.withDefaults()
 	rep := &Report{LoadAvg: loadAvg(), BodyBytes: o.BodyBytes, TTFBBodyBytes: ttfbBodyBytes}
-	s, err := start(ctx, nil)
+	s, err := start(ctx, nil, o.Rewriter)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +126,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("time to first byte: %w", err)
 	}
 	fmt.Fprintf(o.Progress, "proxy bench: %d concurrent streams\n", o.Streaming)
-	if rep.Concurrency, err = concurrency(ctx, client, small, o.Streaming); err != nil {
+	if rep.Concurrency, err = concurrency(ctx, client, small, o.Streaming, o.Rewriter); err != nil {
 		return nil, fmt.Errorf("concurrent streams: %w", err)
 	}
 	rep.LoadAvgEnd = loadAvg()
@@ -206,9 +210,9 @@ type Concurrency struct {
 
 // concurrency opens n streams through a proxy whose upstream holds every stream after its
 // first event until all n have it, so all are open at once, then lets them finish.
-func concurrency(ctx context.Context, client *http.Client, body []byte, n int) (Concurrency, error) {
+func concurrency(ctx context.Context, client *http.Client, body []byte, n int, rw llmproxy.Rewriter) (Concurrency, error) {
 	pace := make(chan struct{})
-	s, err := start(ctx, &fakeapi.Options{Pace: pace})
+	s, err := start(ctx, &fakeapi.Options{Pace: pace}, rw)
 	if err != nil {
 		return Concurrency{}, err
 	}

@@ -1,0 +1,48 @@
+package llmproxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/winnowhq/winnow/internal/chat/anthropic"
+	"github.com/winnowhq/winnow/internal/compact"
+)
+
+// Compaction returns the Rewriter that compacts each request's history
+// with c (see package compact): sticky, batched rewrites that keep the
+// provider's prompt cache hitting, validated against the request as the
+// client sent it. A request in an anthropic-version it does not know, one
+// it cannot decode, and one whose compaction would break an invariant of
+// the API are errors, so the proxy forwards the client's bytes and logs
+// why.
+func Compaction(c *compact.Compactor) Rewriter {
+	return RewriterFunc(func(_ context.Context, req *Request) (*Rewrite, error) {
+		if req.Dialect == DialectAnthropic {
+			if err := anthropic.CheckVersion(req.Header.Get("anthropic-version")); err != nil {
+				return nil, err
+			}
+		}
+		body, sum, err := c.Rewrite(req.Dialect, req.Body)
+		if err != nil {
+			return nil, err
+		}
+		if len(sum.Violations) > 0 {
+			errs := make([]error, len(sum.Violations))
+			for i, v := range sum.Violations {
+				errs[i] = errors.New(v.String())
+			}
+			return nil, fmt.Errorf("compaction would break the API's rules, forwarding the original: %w", errors.Join(errs...))
+		}
+		rw := &Rewrite{TokensBefore: sum.TokensBefore, TokensAfter: sum.TokensAfter, Changed: sum.Changed}
+		if sum.Changed {
+			rw.Body = body
+			for _, r := range sum.Reports {
+				if r.Changed > 0 {
+					rw.Notes = append(rw.Notes, fmt.Sprintf("%s: %d changed, %d→%d tokens", r.Pass, r.Changed, r.TokensBefore, r.TokensAfter))
+				}
+			}
+		}
+		return rw, nil
+	})
+}
