@@ -67,6 +67,13 @@ type Config struct {
 	// Upstreams are the MCP servers the gateway re-exports; see upstream.go.
 	Upstreams []Upstream `toml:"upstream" json:"upstream,omitempty"`
 
+	// Strategies and LLM configure the telescope's strategies; see telescope.go.
+	Strategies []Strategy `toml:"strategy" json:"strategy,omitempty"`
+	LLM        LLM        `toml:"llm" json:"llm"`
+
+	// Store configures the cache of compaction results and telescope nodes; see store.go.
+	Store Store `toml:"store" json:"store"`
+
 	// Sources lists the files Load read, in the order they were applied.
 	Sources []string `toml:"-" json:"sources"`
 }
@@ -113,6 +120,7 @@ func Default() *Config {
 		Proxy:  defaultProxy(),
 
 		Gateway: defaultGateway(),
+		Store:   defaultStore(),
 	}
 }
 
@@ -123,6 +131,7 @@ func (c *Config) clone() *Config {
 	d.Index.Languages = cloneStrings(c.Index.Languages)
 	d.Sources = cloneStrings(c.Sources)
 	d.Upstreams = cloneUpstreams(c.Upstreams)
+	d.Strategies = cloneStrategies(c.Strategies)
 	return &d
 }
 
@@ -168,6 +177,9 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Gateway.validate()...)
 	errs = append(errs, c.Telemetry.validate()...)
 	errs = append(errs, validateUpstreams(c.Upstreams)...)
+	errs = append(errs, validateStrategies(c.Strategies)...)
+	errs = append(errs, c.LLM.validate()...)
+	errs = append(errs, c.Store.validate()...)
 	return errors.Join(errs...)
 }
 

@@ -43,6 +43,7 @@ func TestDefault(t *testing.T) {
 			MaxBodyBytes:      33554432,
 		},
 		Gateway: Gateway{DedupWindow: 5, MinDedupChars: 200, CallBudget: 4000},
+		Store:   Store{TTL: TTL(DefaultStoreTTL)},
 	}
 	got := Default()
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -74,4 +74,18 @@ func ExampleConfig_WriteTOML() {
 	// [telemetry]
 	// enabled = false
 	// path = ""
+	//
+	// [llm]
+	// provider = ""
+	// base_url = ""
+	// api_key_env = ""
+	// model = ""
+	// concurrency = 0
+	// rate = 0.0
+	// max_retries = 0
+	// timeout = "0s"
+	//
+	// [store]
+	// url = ""
+	// ttl = "30d"
 }
