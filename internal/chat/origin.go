@@ -34,6 +34,7 @@ type convOrigin struct {
 	system   []*partOrigin
 	messages []*msgOrigin
 	fields   []Field // private copies of the values
+	layout   any     // what the codec found in raw; opaque here
 }
 
 // MarkDecoded records p's current fields, and the origins of its Content,
@@ -102,6 +103,13 @@ func (p *Part) Identical(q *Part) bool {
 	return p.Unchanged() && q.Unchanged() && bytes.Equal(p.orig.raw, q.orig.raw)
 }
 
+// SameOrigin reports whether p and q are copies of one decoded part,
+// changed or not: a part of a Clone and its counterpart in the
+// conversation cloned, or a part two decodes share.
+func (p *Part) SameOrigin(q *Part) bool {
+	return p.orig != nil && p.orig == q.orig
+}
+
 // MarkDecoded records m's role and the origins of its parts as decoded
 // from raw. Codecs call it once the parts are marked.
 func (m *Message) MarkDecoded(raw []byte) {
@@ -148,7 +156,16 @@ func (m *Message) SameOrigin(o *Message) bool {
 // MarkDecoded records c's dialect, system prompt, messages and fields as
 // decoded from raw. Codecs call it once the messages are marked.
 func (c *Conversation) MarkDecoded(raw []byte) {
-	o := &convOrigin{raw: raw, dialect: c.Dialect, system: partOrigins(c.System)}
+	c.MarkDecodedLayout(raw, nil)
+}
+
+// MarkDecodedLayout is MarkDecoded that also records layout, what the
+// codec found out about raw while decoding it (where its members and
+// messages lie), so that it can encode c, or decode a later body that
+// extends raw, without scanning raw again. The value is the codec's own;
+// this package only keeps it.
+func (c *Conversation) MarkDecodedLayout(raw []byte, layout any) {
+	o := &convOrigin{raw: raw, dialect: c.Dialect, system: partOrigins(c.System), layout: layout}
 	o.messages = make([]*msgOrigin, len(c.Messages))
 	for i := range c.Messages {
 		o.messages[i] = c.Messages[i].orig
@@ -197,6 +214,16 @@ func (c *Conversation) Source() ([]byte, bool) {
 		return nil, false
 	}
 	return c.orig.raw, true
+}
+
+// Layout returns what the codec recorded with MarkDecodedLayout about the
+// body Source returns, or nil when there is no such body or nothing was
+// recorded.
+func (c *Conversation) Layout() any {
+	if c.orig == nil || c.Dialect != c.orig.dialect {
+		return nil
+	}
+	return c.orig.layout
 }
 
 func partOrigins(ps []Part) []*partOrigin {

@@ -125,14 +125,14 @@ func (c *Compactor) Options() Options { return c.opts }
 // line the two up. A conv of another dialect comes back as an unchanged
 // clone, with a Report saying why.
 func (c *Compactor) Run(dialect string, conv *chat.Conversation) (*chat.Conversation, []Report) {
-	st, reps := c.run(dialect, conv)
+	st, reps := c.run(dialect, conv, seed{})
 	if st == nil {
 		return nil, reps
 	}
 	return st.conv, reps
 }
 
-func (c *Compactor) run(dialect string, conv *chat.Conversation) (*State, []Report) {
+func (c *Compactor) run(dialect string, conv *chat.Conversation, sd seed) (*State, []Report) {
 	if conv == nil {
 		return nil, []Report{{Pass: "compactor", Notes: []string{"no conversation"}}}
 	}
@@ -144,7 +144,7 @@ func (c *Compactor) run(dialect string, conv *chat.Conversation) (*State, []Repo
 	for _, p := range c.passes {
 		on[p.Name()] = true
 	}
-	st := newState(conv, c.opts, on)
+	st := newSeededState(conv, c.opts, on, sd)
 	reps := make([]Report, 0, len(c.passes))
 	for _, p := range c.passes {
 		r := p.Apply(st)

@@ -48,16 +48,31 @@ func Rewrite(dialect string, body []byte, opts Options) ([]byte, Summary, error)
 // modifies body, and the body it returns is body itself whenever nothing
 // changed.
 func (c *Compactor) Rewrite(dialect string, body []byte) ([]byte, Summary, error) {
+	return c.RewriteCached(nil, dialect, body)
+}
+
+// RewriteCached is Rewrite with cache, which makes the next request of a
+// conversation cheap: a body that extends one the cache holds (the same
+// bytes up to the end of its messages, then more) is decoded only past
+// them, and what was learnt of the earlier messages is reused. The result
+// is byte for byte Rewrite's, cache or not. A nil cache is Rewrite.
+func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]byte, Summary, error) {
 	var sum Summary
 	decode, encode, err := codec(dialect)
 	if err != nil {
 		return body, sum, err
 	}
-	orig, err := decode(body)
-	if err != nil {
-		return body, sum, fmt.Errorf("compact: %w", err)
+	orig, sd, prev := cache.decode(dialect, body)
+	if orig == nil {
+		if orig, err = decode(body); err != nil {
+			return body, sum, fmt.Errorf("compact: %w", err)
+		}
 	}
-	st, reps := c.run(dialect, orig)
+	if cache != nil && sd.memo == nil {
+		sd.memo = newTextMemo()
+	}
+	st, reps := c.run(dialect, orig, sd)
+	defer cache.store(dialect, body, st, prev)
 	out := st.conv
 	sum.Reports, sum.Horizon, sum.Batches = reps, st.horizon, st.batches
 	sum.TokensBefore = st.conversationTokens(orig)
@@ -65,7 +80,7 @@ func (c *Compactor) Rewrite(dialect string, body []byte) ([]byte, Summary, error
 	if out.Unchanged() {
 		return body, sum, nil
 	}
-	if sum.Violations = c.validate(dialect, orig, out); len(sum.Violations) > 0 {
+	if sum.Violations = c.validate(st); len(sum.Violations) > 0 {
 		return body, sum, nil
 	}
 	enc, err := encode(out)
@@ -80,21 +95,22 @@ func (c *Compactor) Rewrite(dialect string, body []byte) ([]byte, Summary, error
 	return enc, sum, nil
 }
 
-// validate checks out against orig. A thinking block kept after a
-// rewritten message was produced against the rewritten request that the
-// proxy sent then, not against the client's history: its prefix is
-// checked against that request, which a Run of the history up to the
-// block's message reproduces, since the rewrites are sticky.
-func (c *Compactor) validate(dialect string, orig, out *chat.Conversation) []Violation {
-	d := chat.Dialect(dialect)
+// validate checks st's result against the request as received. A
+// thinking block kept after a rewritten message was produced against the
+// rewritten request that the proxy sent then, not against the client's
+// history: its prefix is checked against that request, which a Run of the
+// history up to the block's message reproduces, since the rewrites are
+// sticky.
+func (c *Compactor) validate(st *State) []Violation {
+	d, orig, out := st.dialect, st.orig, st.conv
 	p := lastThinkingOrigin(orig, out)
 	if p < 0 {
 		return Validate(d, orig, out)
 	}
 	prefix := orig.Clone()
 	prefix.Messages = prefix.Messages[:p]
-	sent, _ := c.Run(dialect, prefix)
-	return ValidateBound(d, orig, out, sent)
+	sent, _ := c.run(string(d), prefix, seed{facts: st.facts[:p], memo: st.memo})
+	return ValidateBound(d, orig, out, sent.conv)
 }
 
 // lastThinkingOrigin returns the index in orig of the message holding the
@@ -126,14 +142,28 @@ func codec(dialect string) (func([]byte) (*chat.Conversation, error), func(*chat
 }
 
 // conversationTokens estimates the tokens of c's system prompt and
-// messages.
+// messages. The messages of st's input, unchanged, count as their facts
+// say, without estimating them again.
 func (st *State) conversationTokens(c *chat.Conversation) int {
 	n := 0
 	for k := range c.System {
 		n += st.partTokens(&c.System[k])
 	}
+	next := 0 // messages of st.orig before it have been matched
 	for i := range c.Messages {
-		n += st.messageTokens(&c.Messages[i])
+		m := &c.Messages[i]
+		j := next
+		for j < len(st.orig.Messages) && !m.SameOrigin(&st.orig.Messages[j]) {
+			j++
+		}
+		if j < len(st.orig.Messages) {
+			next = j + 1
+			if j < len(st.facts) && m.Unchanged() {
+				n += st.facts[j].tokens
+				continue
+			}
+		}
+		n += st.messageTokens(m)
 	}
 	return n
 }

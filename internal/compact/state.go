@@ -16,6 +16,8 @@ type State struct {
 	opts    Options            // with defaults
 	on      map[string]bool    // the passes that run
 	est     tokens.Estimator
+	facts   []msgFacts // of each message of orig
+	memo    *textMemo  // nil: estimate every text afresh
 
 	msgs    []msgInfo
 	outputs []output
@@ -94,8 +96,21 @@ func (st *State) epochLimit(i int) int {
 	return st.horizon
 }
 
+// A seed is what is known of a request before its Run: the facts of its
+// leading messages (from an earlier request it extends, whose messages it
+// shares) and the memo of its conversation. The zero seed knows nothing.
+type seed struct {
+	facts []msgFacts // of conv.Messages[:len(facts)]
+	memo  *textMemo
+}
+
 // newState analyses conv and replays its history.
 func newState(conv *chat.Conversation, opts Options, on map[string]bool) *State {
+	return newSeededState(conv, opts, on, seed{})
+}
+
+// newSeededState is newState with what sd knows of conv.
+func newSeededState(conv *chat.Conversation, opts Options, on map[string]bool, sd seed) *State {
 	st := &State{
 		dialect: conv.Dialect,
 		orig:    conv,
@@ -103,6 +118,13 @@ func newState(conv *chat.Conversation, opts Options, on map[string]bool) *State 
 		opts:    opts,
 		on:      on,
 		calls:   map[string]callRef{},
+		memo:    sd.memo,
+	}
+	n := min(len(sd.facts), len(conv.Messages))
+	st.facts = make([]msgFacts, len(conv.Messages))
+	copy(st.facts, sd.facts[:n])
+	for i := n; i < len(conv.Messages); i++ {
+		st.facts[i] = newFacts(st.est, &conv.Messages[i])
 	}
 	st.analyse()
 	st.batches = replay(st)
@@ -124,14 +146,14 @@ func (st *State) analyse() {
 	for i := range msgs {
 		m := &msgs[i]
 		info := &st.msgs[i]
-		info.tokens = st.messageTokens(m)
+		info.tokens = st.facts[i].tokens
 		for k := range m.Parts {
 			p := &m.Parts[k]
 			switch p.Type {
 			case chat.ToolCall:
 				toolSeen = true
 				info.calls = true
-				st.calls[p.ID] = callRef{name: p.Name, call: describeCall(p.Name, p.Input)}
+				st.calls[p.ID] = callRef{name: p.Name, call: st.facts[i].parts[k].text}
 			case chat.ToolResult:
 				toolSeen = true
 				info.results = true
@@ -154,13 +176,14 @@ func (st *State) analyse() {
 }
 
 func (st *State) addOutput(i, k int, p *chat.Part) int {
-	o := output{msg: i, part: k, id: p.ID, text: p.PlainText()}
+	f := &st.facts[i].parts[k]
+	o := output{msg: i, part: k, id: p.ID, text: f.text}
 	for c := range p.Content {
 		if t := p.Content[c].Type; t != chat.Text {
 			o.opaque = true
 		}
 	}
-	o.tokens = st.partTokens(p)
+	o.tokens = f.tokens
 	if c, ok := st.calls[p.ID]; ok {
 		o.tool, o.call = c.name, c.call
 	}
@@ -201,26 +224,7 @@ func (st *State) messageTokens(m *chat.Message) int {
 	return n
 }
 
-func (st *State) partTokens(p *chat.Part) int {
-	switch p.Type {
-	case chat.Text, chat.Thinking:
-		return st.est.Count(p.Text)
-	case chat.RedactedThinking:
-		return len(p.Data) / 4
-	case chat.ToolCall:
-		return st.est.Count(p.Name) + st.est.Count(string(p.Input))
-	case chat.ToolResult:
-		n := 0
-		for k := range p.Content {
-			n += st.partTokens(&p.Content[k])
-		}
-		return n
-	case chat.Image, chat.Document:
-		return opaqueTokens
-	}
-	src, _ := p.Source()
-	return len(src) / 4
-}
+func (st *State) partTokens(p *chat.Part) int { return estimatePart(st.est, st.memo, p) }
 
 // textTokens estimates the tokens of s.
-func (st *State) textTokens(s string) int { return st.est.Count(s) }
+func (st *State) textTokens(s string) int { return st.memo.count(st.est, s) }

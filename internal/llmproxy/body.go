@@ -74,7 +74,7 @@ func (p *Proxy) prepare(r *http.Request, ex *exchange) (*outBody, error) {
 		ex.result = RewriteUnchanged
 		return original, nil
 	}
-	if len(rw.Body) == 0 || !utf8.Valid(rw.Body) || !json.Valid(rw.Body) {
+	if len(rw.Body) == 0 || !rw.WellFormed && (!utf8.Valid(rw.Body) || !json.Valid(rw.Body)) {
 		ex.bypass(ReasonInvalidRewrite, errors.New("the rewritten body is not valid UTF-8 JSON"))
 		return original, nil
 	}

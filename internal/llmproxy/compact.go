@@ -16,14 +16,24 @@ import (
 // it cannot decode, and one whose compaction would break an invariant of
 // the API are errors, so the proxy forwards the client's bytes and logs
 // why.
+//
+// The Rewriter keeps a compact.Cache of recent requests (the defaults:
+// 256 MiB, ten minutes), so that each request of a conversation costs
+// only its new messages; the bodies it forwards are the same as without.
 func Compaction(c *compact.Compactor) Rewriter {
+	return CompactionCached(c, compact.NewCache(nil))
+}
+
+// CompactionCached is Compaction with the given cache; nil decodes and
+// analyses every request in full.
+func CompactionCached(c *compact.Compactor, cache *compact.Cache) Rewriter {
 	return RewriterFunc(func(_ context.Context, req *Request) (*Rewrite, error) {
 		if req.Dialect == DialectAnthropic {
 			if err := anthropic.CheckVersion(req.Header.Get("anthropic-version")); err != nil {
 				return nil, err
 			}
 		}
-		body, sum, err := c.Rewrite(req.Dialect, req.Body)
+		body, sum, err := c.RewriteCached(cache, req.Dialect, req.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -34,7 +44,7 @@ func Compaction(c *compact.Compactor) Rewriter {
 			}
 			return nil, fmt.Errorf("compaction would break the API's rules, forwarding the original: %w", errors.Join(errs...))
 		}
-		rw := &Rewrite{TokensBefore: sum.TokensBefore, TokensAfter: sum.TokensAfter, Changed: sum.Changed}
+		rw := &Rewrite{TokensBefore: sum.TokensBefore, TokensAfter: sum.TokensAfter, Changed: sum.Changed, WellFormed: true}
 		if sum.Changed {
 			rw.Body = body
 			for _, r := range sum.Reports {

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -14,7 +15,23 @@ import (
 // the same bytes.
 func MessagesBody(size int, stream bool) []byte {
 	rng := rand.New(rand.NewPCG(1, uint64(size)))
-	req := map[string]any{
+	req := request(rng, stream)
+	messages := []map[string]any{}
+	req["messages"] = messages
+	total := len(mustMarshal(req)) // grows by each message and its comma
+	for turn := 0; total < size; turn++ {
+		for _, m := range turnMessages(rng, turn) {
+			messages = append(messages, m)
+			total += len(mustMarshal(m)) + 1
+		}
+	}
+	req["messages"] = messages
+	return mustMarshal(req)
+}
+
+// request returns the members of a request other than its messages.
+func request(rng *rand.Rand, stream bool) map[string]any {
+	return map[string]any{
 		"model":      "claude-sonnet-4-5",
 		"max_tokens": 32000,
 		"stream":     stream,
@@ -22,26 +39,56 @@ func MessagesBody(size int, stream bool) []byte {
 			"text": "You are an interactive CLI tool that helps users with software engineering tasks. " + prose(rng, 120)}},
 		"tools": tools(),
 	}
-	messages := []map[string]any{}
-	req["messages"] = messages
-	total := len(mustMarshal(req)) // grows by each message and its comma
-	for turn := 0; total < size; turn++ {
-		id := fmt.Sprintf("toolu_%024d", turn)
-		tool, input, result := toolCall(rng, turn)
-		for _, m := range []map[string]any{
-			{"role": "user", "content": []map[string]any{{"type": "text", "text": prose(rng, 30)}}},
-			{"role": "assistant", "content": []map[string]any{
-				{"type": "text", "text": prose(rng, 20)},
-				{"type": "tool_use", "id": id, "name": tool, "input": input},
-			}},
-			{"role": "user", "content": []map[string]any{{"type": "tool_result", "tool_use_id": id, "content": result}}},
-		} {
-			messages = append(messages, m)
-			total += len(mustMarshal(m)) + 1
+}
+
+// turnMessages returns one turn: a user request, the assistant's reply with a tool call, and
+// the tool's result.
+func turnMessages(rng *rand.Rand, turn int) []map[string]any {
+	id := fmt.Sprintf("toolu_%024d", turn)
+	tool, input, result := toolCall(rng, turn)
+	return []map[string]any{
+		{"role": "user", "content": []map[string]any{{"type": "text", "text": prose(rng, 30)}}},
+		{"role": "assistant", "content": []map[string]any{
+			{"type": "text", "text": prose(rng, 20)},
+			{"type": "tool_use", "id": id, "name": tool, "input": input},
+		}},
+		{"role": "user", "content": []map[string]any{{"type": "tool_result", "tool_use_id": id, "content": result}}},
+	}
+}
+
+// Conversation returns the bodies of n consecutive requests of one agent conversation, as
+// the agent sends them: each repeats the one before it byte for byte up to the end of its
+// messages and adds one turn (see MessagesBody), and request n/2 is about size bytes. id
+// tells conversations apart: each id has its own task (first message) and history. The
+// same arguments give the same bytes.
+func Conversation(size, n int, id uint64) [][]byte {
+	rng := rand.New(rand.NewPCG(2+id, uint64(size)))
+	empty := mustMarshal(request(rng, false))
+	// json.Marshal sorts keys: max_tokens, messages, model, stream, system, tools.
+	head, tail, _ := bytes.Cut(empty, []byte(`"system"`))
+	head = append(bytes.Clone(head), `"messages":[`...)
+	tail = append([]byte(`],"system"`), tail...)
+	var msgs [][]byte
+	total, turns := len(head)+len(tail), 0
+	for ; total < size; turns++ {
+		for _, m := range turnMessages(rng, turns) {
+			msgs = append(msgs, mustMarshal(m))
+			total += len(msgs[len(msgs)-1]) + 1
 		}
 	}
-	req["messages"] = messages
-	return mustMarshal(req)
+	first := max(turns-n/2, 1) // turns in the first request
+	for range first + n - 1 - turns {
+		for _, m := range turnMessages(rng, len(msgs)/3) {
+			msgs = append(msgs, mustMarshal(m))
+		}
+	}
+	bodies := make([][]byte, n)
+	for k := range bodies {
+		body := bytes.Clone(head)
+		body = append(body, bytes.Join(msgs[:3*(first+k)], []byte{','})...)
+		bodies[k] = append(body, tail...)
+	}
+	return bodies
 }
 
 // mustMarshal marshals maps of strings, numbers and booleans, which cannot fail.

@@ -12,9 +12,13 @@
 //     every stream after its first event until all have one), then run to message_stop:
 //     target every one complete without error.
 //
-// The proxy runs with the Passthrough rewriter, as `winnow proxy` does until compaction is
-// wired in: the numbers are the proxy's own cost (reading the body, one more loopback hop,
-// the copy back), not compaction's, which its own benchmarks measure.
+// Without a Rewriter the proxy passes bodies through, and the request overhead is measured
+// on one 1 MiB body sent again and again: the proxy's own cost (reading the body, one more
+// loopback hop, the copy back). With one (`winnow bench proxy --compact`), sending the same
+// body again would only measure a cache hit, so the overhead is measured the way an agent
+// loads the proxy: growing conversations of 20 requests of about 1 MiB, each request the
+// previous one plus one turn (Conversation); the first request of each conversation, which
+// the proxy has not seen, is reported apart as the cold overhead.
 //
 // # Method
 //

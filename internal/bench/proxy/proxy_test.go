@@ -117,3 +117,38 @@ func BenchmarkTTFBDirect(b *testing.B) { bench(b, false, true) }
 
 // BenchmarkTTFBViaProxy streams the same response through the proxy.
 func BenchmarkTTFBViaProxy(b *testing.B) { bench(b, true, true) }
+
+// TestConversation checks that each request of a conversation extends the one before it by
+// one turn, that conversations differ from their first message on, and that the middle
+// request is about the size asked for.
+func TestConversation(t *testing.T) {
+	const size, n = 256 << 10, 6
+	bodies := Conversation(size, n, 0)
+	other := Conversation(size, n, 1)
+	if len(bodies) != n {
+		t.Fatalf("%d bodies, want %d", len(bodies), n)
+	}
+	var prev []json.RawMessage
+	for k, body := range bodies {
+		var req struct{ Messages []json.RawMessage }
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Fatalf("request %d is not JSON: %v", k, err)
+		}
+		if k > 0 {
+			if len(req.Messages) != len(prev)+3 {
+				t.Errorf("request %d: %d messages after %d; want one turn more", k, len(req.Messages), len(prev))
+			}
+			end := bytes.LastIndex(bodies[k-1], []byte(`],"system"`))
+			if !bytes.HasPrefix(body, bodies[k-1][:end]) {
+				t.Errorf("request %d does not repeat request %d byte for byte", k, k-1)
+			}
+		}
+		prev = req.Messages
+	}
+	if mid := len(bodies[n/2]); mid < size*3/4 || mid > size*5/4 {
+		t.Errorf("the middle request has %d bytes, want about %d", mid, size)
+	}
+	if bytes.Equal(bodies[0][:4096], other[0][:4096]) {
+		t.Error("two conversations start alike")
+	}
+}

@@ -16,12 +16,19 @@ const (
 
 // A Report is the result of a run.
 type Report struct {
-	LoadAvg       string      `json:"load_avg"`
-	LoadAvgEnd    string      `json:"load_avg_end"`
-	BodyBytes     int         `json:"body_bytes"`
-	TTFBBodyBytes int         `json:"ttfb_body_bytes"`
-	Request       Comparison  `json:"request"` // whole non-streaming exchange with the large body
-	TTFB          Comparison  `json:"ttfb"`    // time to the first byte of a streaming response
+	LoadAvg       string     `json:"load_avg"`
+	LoadAvgEnd    string     `json:"load_avg_end"`
+	BodyBytes     int        `json:"body_bytes"`
+	TTFBBodyBytes int        `json:"ttfb_body_bytes"`
+	Request       Comparison `json:"request"` // whole non-streaming exchange with the large body
+	// With a rewriting proxy, Request is measured on growing conversations (see Run): the
+	// requests that extend an earlier one, Conversations of them, of MinBodyBytes to
+	// MaxBodyBytes; Cold is the first request of each conversation.
+	Conversations int         `json:"conversations,omitempty"`
+	MinBodyBytes  int         `json:"min_body_bytes,omitempty"`
+	MaxBodyBytes  int         `json:"max_body_bytes,omitempty"`
+	Cold          *Comparison `json:"cold,omitempty"`
+	TTFB          Comparison  `json:"ttfb"` // time to the first byte of a streaming response
 	Concurrency   Concurrency `json:"concurrency"`
 }
 
@@ -40,8 +47,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", name, path, d.N, d.P50, d.P95, d.Min, d.Max)
 	}
 	reqName := fmt.Sprintf("POST %.1f MB", float64(r.BodyBytes)/(1<<20))
+	if r.Cold != nil {
+		reqName = fmt.Sprintf("POST %.2f-%.2f MB, next turn", float64(r.MinBodyBytes)/(1<<20), float64(r.MaxBodyBytes)/(1<<20))
+	}
 	row(reqName, "direct", r.Request.Direct)
 	row(reqName, "proxy", r.Request.Proxy)
+	if r.Cold != nil {
+		row("POST, first turn (cold)", "direct", r.Cold.Direct)
+		row("POST, first turn (cold)", "proxy", r.Cold.Proxy)
+	}
 	ttfbName := fmt.Sprintf("TTFB stream (%.1f KB body)", float64(r.TTFBBodyBytes)/1024)
 	row(ttfbName, "direct", r.TTFB.Direct)
 	row(ttfbName, "proxy", r.TTFB.Proxy)
@@ -57,6 +71,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "request overhead: p50 %s (ratio %.2f), p95 %s; target p50 <= %s: %s\n",
 		r.Request.OverheadP50, r.Request.Ratio, r.Request.OverheadP95, targetRequestOverhead, verdict(r.Request.OverheadP50, targetRequestOverhead))
+	if r.Cold != nil {
+		fmt.Fprintf(w, "  measured on %d growing conversations: each request is the previous one plus one turn\n", r.Conversations)
+		fmt.Fprintf(w, "cold overhead (first request of a conversation): p50 %s (ratio %.2f), p95 %s\n",
+			r.Cold.OverheadP50, r.Cold.Ratio, r.Cold.OverheadP95)
+	}
 	fmt.Fprintf(w, "TTFB overhead:    p50 %s (ratio %.2f), p95 %s; target p50 <= %s: %s\n",
 		r.TTFB.OverheadP50, r.TTFB.Ratio, r.TTFB.OverheadP95, targetTTFBOverhead, verdict(r.TTFB.OverheadP50, targetTTFBOverhead))
 	c := r.Concurrency

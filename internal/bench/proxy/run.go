@@ -115,14 +115,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 	body := MessagesBody(o.BodyBytes, false)
 	rep.BodyBytes = len(body)
-	fmt.Fprintf(o.Progress, "proxy bench: %d requests of %d bytes, direct and through the proxy\n", o.Requests, len(body))
-	if rep.Request, err = interleave(ctx, client, s, body, o.Warmup, o.Requests, false); err != nil {
+	if o.Rewriter == nil {
+		fmt.Fprintf(o.Progress, "proxy bench: %d requests of %d bytes, direct and through the proxy\n", o.Requests, len(body))
+		if rep.Request, err = interleave(ctx, client, s, [][]byte{body}, o.Warmup, o.Requests, false); err != nil {
+			return nil, fmt.Errorf("request latency: %w", err)
+		}
+	} else if err := conversations(ctx, client, s, o, rep); err != nil {
 		return nil, fmt.Errorf("request latency: %w", err)
 	}
 	small := MessagesBody(ttfbBodyBytes, true)
 	rep.TTFBBodyBytes = len(small)
 	fmt.Fprintf(o.Progress, "proxy bench: %d streams, time to first byte\n", o.Streams)
-	if rep.TTFB, err = interleave(ctx, client, s, small, o.Warmup, o.Streams, true); err != nil {
+	if rep.TTFB, err = interleave(ctx, client, s, [][]byte{small}, o.Warmup, o.Streams, true); err != nil {
 		return nil, fmt.Errorf("time to first byte: %w", err)
 	}
 	fmt.Fprintf(o.Progress, "proxy bench: %d concurrent streams\n", o.Streaming)
@@ -133,36 +137,92 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// interleave times n requests of body against the API directly and through the proxy,
-// alternating which goes first, after warm untimed ones. With ttfb it times the first
-// byte of the response, else the whole exchange.
-func interleave(ctx context.Context, client *http.Client, s *setup, body []byte, warm, n int, ttfb bool) (Comparison, error) {
-	var direct, proxied []time.Duration
-	for i := range warm + n {
-		order := []string{s.direct, s.proxy}
-		if i%2 == 1 {
-			order[0], order[1] = order[1], order[0]
-		}
-		for _, base := range order {
-			total, first, err := timeRequest(ctx, client, base, body)
+// conversationRequests is the number of requests of each conversation the request overhead
+// is measured on when the proxy rewrites: the first is cold (the proxy has not seen the
+// conversation), the others extend the request before them by one turn.
+const conversationRequests = 20
+
+// conversations measures the request overhead of a rewriting proxy the way an agent loads
+// it: conversations of conversationRequests requests of about o.BodyBytes, each request the
+// previous one and one more turn, until o.Requests requests that extend an earlier one have
+// been timed. A proxy that remembers earlier requests (compaction's cache) does only the new
+// turn's work on those; the first request of each conversation is timed apart, as rep.Cold.
+func conversations(ctx context.Context, client *http.Client, s *setup, o Options, rep *Report) error {
+	warm := [][]byte{MessagesBody(o.BodyBytes, false)}
+	if _, err := interleave(ctx, client, s, warm, o.Warmup, 0, false); err != nil {
+		return err
+	}
+	var direct, proxied, coldDirect, coldProxied []time.Duration
+	rep.BodyBytes, rep.MinBodyBytes, rep.MaxBodyBytes = o.BodyBytes, 0, 0
+	for id := uint64(0); len(proxied) < o.Requests; id++ {
+		bodies := Conversation(o.BodyBytes, conversationRequests, id)
+		fmt.Fprintf(o.Progress, "proxy bench: conversation %d, %d requests of %d to %d bytes, direct and through the proxy\n",
+			id+1, len(bodies), len(bodies[0]), len(bodies[len(bodies)-1]))
+		for k, body := range bodies {
+			if k > 0 && len(proxied) == o.Requests {
+				break
+			}
+			d, p, err := timePair(ctx, client, s, body, k%2 == 1, false)
 			if err != nil {
-				return Comparison{}, err
+				return err
 			}
-			d := total
-			if ttfb {
-				d = first
-			}
-			if i < warm {
+			if k == 0 {
+				coldDirect, coldProxied = append(coldDirect, d), append(coldProxied, p)
 				continue
 			}
-			if base == s.direct {
-				direct = append(direct, d)
-			} else {
-				proxied = append(proxied, d)
+			direct, proxied = append(direct, d), append(proxied, p)
+			if rep.MinBodyBytes == 0 || len(body) < rep.MinBodyBytes {
+				rep.MinBodyBytes = len(body)
 			}
+			rep.MaxBodyBytes = max(rep.MaxBodyBytes, len(body))
+			rep.Conversations = int(id) + 1
+		}
+	}
+	rep.Request = compare(direct, proxied)
+	cold := compare(coldDirect, coldProxied)
+	rep.Cold = &cold
+	return nil
+}
+
+// interleave times n requests against the API directly and through the proxy, alternating
+// which goes first, after warm untimed ones; request i sends bodies[i%len(bodies)]. With
+// ttfb it times the first byte of the response, else the whole exchange.
+func interleave(ctx context.Context, client *http.Client, s *setup, bodies [][]byte, warm, n int, ttfb bool) (Comparison, error) {
+	var direct, proxied []time.Duration
+	for i := range warm + n {
+		d, p, err := timePair(ctx, client, s, bodies[i%len(bodies)], i%2 == 1, ttfb)
+		if err != nil {
+			return Comparison{}, err
+		}
+		if i >= warm {
+			direct, proxied = append(direct, d), append(proxied, p)
 		}
 	}
 	return compare(direct, proxied), nil
+}
+
+// timePair times body directly and through the proxy, the proxy first if proxyFirst.
+func timePair(ctx context.Context, client *http.Client, s *setup, body []byte, proxyFirst, ttfb bool) (direct, proxied time.Duration, err error) {
+	order := []string{s.direct, s.proxy}
+	if proxyFirst {
+		order[0], order[1] = order[1], order[0]
+	}
+	for _, base := range order {
+		total, first, err := timeRequest(ctx, client, base, body)
+		if err != nil {
+			return 0, 0, err
+		}
+		d := total
+		if ttfb {
+			d = first
+		}
+		if base == s.direct {
+			direct = d
+		} else {
+			proxied = d
+		}
+	}
+	return direct, proxied, nil
 }
 
 // timeRequest posts body to base/v1/messages and returns the time to the whole response

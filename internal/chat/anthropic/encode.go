@@ -30,14 +30,24 @@ func Encode(c *chat.Conversation) ([]byte, error) {
 		}
 		return encodeNew(c, msgs)
 	}
-	obj, err := rawjson.ParseObject(src)
-	if err != nil {
-		return nil, fmt.Errorf("encode anthropic request: original body: %w", err)
-	}
-	origMsgs, _ := obj.Get("messages")
-	msgs, err := encodeMessages(c.Messages, origMsgs)
-	if err != nil {
-		return nil, fmt.Errorf("encode anthropic request: %w", err)
+	var obj *rawjson.Object
+	var msgs []byte
+	if req := rawjson.ForSource(c.Layout(), src); req != nil {
+		// The split recorded at decoding: no need to scan the body again.
+		elems, err := encodeElements(c.Messages)
+		if err != nil {
+			return nil, fmt.Errorf("encode anthropic request: %w", err)
+		}
+		obj, msgs = req.Obj, req.SpliceMessages(elems)
+	} else {
+		var err error
+		if obj, err = rawjson.ParseObject(src); err != nil {
+			return nil, fmt.Errorf("encode anthropic request: original body: %w", err)
+		}
+		origMsgs, _ := obj.Get("messages")
+		if msgs, err = encodeMessages(c.Messages, origMsgs); err != nil {
+			return nil, fmt.Errorf("encode anthropic request: %w", err)
+		}
 	}
 	var edits []rawjson.Edit
 	if e, ok := rawjson.ValueEdit(obj, "messages", msgs); ok {
@@ -95,6 +105,15 @@ func encodeNew(c *chat.Conversation, msgs []byte) ([]byte, error) {
 
 // encodeMessages encodes msgs as an array laid out like orig.
 func encodeMessages(msgs []chat.Message, orig []byte) ([]byte, error) {
+	elems, err := encodeElements(msgs)
+	if err != nil {
+		return nil, err
+	}
+	return rawjson.SpliceArray(orig, elems), nil
+}
+
+// encodeElements encodes each of msgs.
+func encodeElements(msgs []chat.Message) ([][]byte, error) {
 	elems := make([][]byte, len(msgs))
 	for i := range msgs {
 		b, err := encodeMessage(&msgs[i])
@@ -103,7 +122,7 @@ func encodeMessages(msgs []chat.Message, orig []byte) ([]byte, error) {
 		}
 		elems[i] = b
 	}
-	return rawjson.SpliceArray(orig, elems), nil
+	return elems, nil
 }
 
 func encodeMessage(m *chat.Message) ([]byte, error) {

@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/winnowhq/winnow/internal/chat"
@@ -31,32 +32,94 @@ func Decode(body []byte) (*chat.Conversation, error) {
 		return nil, fmt.Errorf("decode openai request: %w", chat.ErrMalformed)
 	}
 	raw := bytes.Clone(body)
-	obj, err := rawjson.ParseObject(raw)
-	if err != nil {
+	req, err := rawjson.ParseRequest(raw)
+	switch {
+	case errors.Is(err, rawjson.ErrNotArray):
+		return nil, fmt.Errorf("decode openai request: messages is not an array: %w", chat.ErrShape)
+	case err != nil:
 		return nil, fmt.Errorf("decode openai request: body is not a JSON object: %w", chat.ErrShape)
+	case req.Messages < 0:
+		return nil, fmt.Errorf("decode openai request: no messages: %w", chat.ErrShape)
 	}
-	c := &chat.Conversation{Dialect: chat.OpenAI}
+	msgs := make([]chat.Message, len(req.Elems))
+	if err := decodeElements(msgs, req, 0, raw, 0); err != nil {
+		return nil, err
+	}
+	return build(raw, req, msgs), nil
+}
+
+// DecodeExtending decodes body, a request that repeats prev's body byte
+// for byte up to the end of prev's last message and goes on with more
+// messages (or none) and any top-level members: the next request of the
+// conversation prev is. It decodes only what follows prev's messages and
+// shares prev's decoded messages, which is what makes it fast; the result
+// is the conversation Decode(body) returns, message for message, and
+// encodes to the same bytes. prev must come from Decode or
+// DecodeExtending; a prev that was changed since is not extended.
+//
+// It reports false, with no error, when body does not extend prev (its
+// bytes differ before the end of prev's messages, or prev has none): the
+// caller then decodes body in full. It fails as Decode does on a body
+// that extends prev but is malformed, or is not a Chat Completions
+// request.
+func DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
+	pr, ok := prev.Layout().(*rawjson.Request)
+	src, _ := prev.Source()
+	if !ok || prev.Dialect != chat.OpenAI || len(prev.Messages) != len(pr.Elems) || !prev.Unchanged() {
+		return nil, false, nil
+	}
+	end := pr.MessagesEnd()
+	if end < 0 || len(body) <= end || !bytes.Equal(body[:end], src[:end]) {
+		return nil, false, nil
+	}
+	raw := bytes.Clone(body)
+	req, from, err := rawjson.ExtendRequest(pr, raw)
+	if err != nil {
+		return nil, true, fmt.Errorf("decode openai request: %w: %w", chat.ErrMalformed, err)
+	}
+	msgs := make([]chat.Message, len(req.Elems))
+	copy(msgs, prev.Messages)
+	// The new messages keep their own copy of their bytes, not raw: a
+	// later request that extends this one shares them, and must not keep
+	// this whole body alive.
+	var tail []byte
+	base := 0
+	if from < len(req.Elems) {
+		base = req.Elems[from][0]
+		tail = bytes.Clone(raw[base:req.Elems[len(req.Elems)-1][1]])
+	}
+	if err := decodeElements(msgs, req, from, tail, base); err != nil {
+		return nil, true, err
+	}
+	return build(raw, req, msgs), true, nil
+}
+
+// decodeElements decodes req's messages from index from on into msgs,
+// reading each from buf, which holds raw's bytes from offset base on.
+func decodeElements(msgs []chat.Message, req *rawjson.Request, from int, buf []byte, base int) error {
+	for i := from; i < len(req.Elems); i++ {
+		s, e := req.Elems[i][0]-base, req.Elems[i][1]-base
+		m, err := decodeMessage(buf[s:e:e])
+		if err != nil {
+			return fmt.Errorf("decode openai request: messages[%d]: %w", i, err)
+		}
+		msgs[i] = m
+	}
+	return nil
+}
+
+// build assembles the conversation of raw, split as req, with msgs
+// decoded.
+func build(raw []byte, req *rawjson.Request, msgs []chat.Message) *chat.Conversation {
+	obj := req.Obj
+	c := &chat.Conversation{Dialect: chat.OpenAI, Messages: msgs}
 	for _, m := range obj.Members {
 		if m.Key != "messages" {
 			c.Fields = append(c.Fields, chat.Field{Name: m.Key, Value: bytes.Clone(obj.Value(m))})
 		}
 	}
-	msgs, ok := obj.Get("messages")
-	if !ok {
-		return nil, fmt.Errorf("decode openai request: no messages: %w", chat.ErrShape)
-	}
-	elems, err := rawjson.Elements(msgs)
-	if err != nil {
-		return nil, fmt.Errorf("decode openai request: messages is not an array: %w", chat.ErrShape)
-	}
-	c.Messages = make([]chat.Message, len(elems))
-	for i, e := range elems {
-		if c.Messages[i], err = decodeMessage(e); err != nil {
-			return nil, fmt.Errorf("decode openai request: messages[%d]: %w", i, err)
-		}
-	}
-	c.MarkDecoded(raw)
-	return c, nil
+	c.MarkDecodedLayout(raw, req)
+	return c
 }
 
 func decodeMessage(raw []byte) (chat.Message, error) {

@@ -28,7 +28,11 @@ func Encode(c *chat.Conversation) ([]byte, error) {
 	src, ok := c.Source()
 	var obj *rawjson.Object
 	var origMsgs []byte
-	if ok {
+	req := rawjson.ForSource(c.Layout(), src)
+	switch {
+	case req != nil:
+		obj = req.Obj // the split recorded at decoding: no need to scan the body again
+	case ok:
 		var err error
 		if obj, err = rawjson.ParseObject(src); err != nil {
 			return nil, fmt.Errorf("encode openai request: original body: %w", err)
@@ -43,7 +47,12 @@ func Encode(c *chat.Conversation) ([]byte, error) {
 		}
 		elems[i] = b
 	}
-	msgs := rawjson.SpliceArray(origMsgs, elems)
+	var msgs []byte
+	if req != nil {
+		msgs = req.SpliceMessages(elems)
+	} else {
+		msgs = rawjson.SpliceArray(origMsgs, elems)
+	}
 	if obj == nil {
 		var members []rawjson.Edit
 		for _, f := range c.Fields {

@@ -213,13 +213,22 @@ func skipSpace(b []byte, i int) int {
 
 // skipString returns the offset just past the string starting at b[i].
 func skipString(b []byte, i int) (int, error) {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
+	for i++; i < len(b); {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			break
+		}
+		i += q
+		// The quote is escaped if an odd number of backslashes precede it
+		// (the run cannot reach back past the opening quote).
+		n := 0
+		for j := i - 1; b[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 0 {
 			return i + 1, nil
 		}
+		i++
 	}
 	return 0, ErrSyntax
 }

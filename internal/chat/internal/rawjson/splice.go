@@ -82,7 +82,15 @@ func Array(elems [][]byte) []byte {
 // a non-empty array, the result is compact.
 func SpliceArray(orig []byte, elems [][]byte) []byte {
 	spans, err := elementSpans(orig)
-	if err != nil || len(spans) == 0 {
+	if err != nil {
+		return Array(elems)
+	}
+	return spliceSpans(orig, spans, elems)
+}
+
+// spliceSpans is SpliceArray given the spans of orig's elements.
+func spliceSpans(orig []byte, spans [][2]int, elems [][]byte) []byte {
+	if len(spans) == 0 {
 		return Array(elems)
 	}
 	last := len(spans) - 1

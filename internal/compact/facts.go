@@ -1,0 +1,117 @@
+package compact
+
+import (
+	"sync"
+
+	"github.com/winnowhq/winnow/internal/chat"
+	"github.com/winnowhq/winnow/internal/tokens"
+)
+
+// msgFacts are what a Run reads off one message as received, on its own:
+// its estimated tokens and, per part, the part's tokens and text. They
+// depend on nothing but the message's bytes, so a Cache keeps them for
+// every later request of the conversation, whose messages it shares.
+type msgFacts struct {
+	tokens int // messageTokens
+	parts  []partFacts
+}
+
+type partFacts struct {
+	tokens int    // partTokens
+	text   string // a tool call as describeCall writes it; a tool result's PlainText
+}
+
+// newFacts reads the facts of m.
+func newFacts(est tokens.Estimator, m *chat.Message) msgFacts {
+	f := msgFacts{tokens: messageTokens, parts: make([]partFacts, len(m.Parts))}
+	for k := range m.Parts {
+		p := &m.Parts[k]
+		pf := partFacts{tokens: estimatePart(est, nil, p)}
+		switch p.Type {
+		case chat.ToolCall:
+			pf.text = describeCall(p.Name, p.Input)
+		case chat.ToolResult:
+			pf.text = p.PlainText()
+		}
+		f.tokens += pf.tokens
+		f.parts[k] = pf
+	}
+	return f
+}
+
+// estimatePart estimates the tokens of p, looking texts up in memo (nil
+// for none).
+func estimatePart(est tokens.Estimator, memo *textMemo, p *chat.Part) int {
+	switch p.Type {
+	case chat.Text, chat.Thinking:
+		return memo.count(est, p.Text)
+	case chat.RedactedThinking:
+		return len(p.Data) / 4
+	case chat.ToolCall:
+		return memo.count(est, p.Name) + memo.count(est, string(p.Input))
+	case chat.ToolResult:
+		n := 0
+		for k := range p.Content {
+			n += estimatePart(est, memo, &p.Content[k])
+		}
+		return n
+	case chat.Image, chat.Document:
+		return opaqueTokens
+	}
+	src, _ := p.Source()
+	return len(src) / 4
+}
+
+// Bounds of a textMemo: texts longer than memoTextMax are estimated every
+// time, and a memo holding memoBytesMax bytes of texts takes no more.
+const (
+	memoTextMax  = 64 << 10
+	memoBytesMax = 16 << 20
+)
+
+// A textMemo remembers the estimated tokens of the texts the passes write
+// and count (placeholders, snipped outputs, tidied text), which are the
+// same on every request of a conversation. An estimate is a pure function
+// of the text, so a memo can be shared by any requests, concurrently;
+// the Cache hands one conversation's memo from request to request. A nil
+// memo remembers nothing.
+type textMemo struct {
+	mu    sync.Mutex
+	n     map[string]int
+	bytes int64
+}
+
+func newTextMemo() *textMemo { return &textMemo{n: map[string]int{}} }
+
+// count returns est.Count(s), remembered.
+func (m *textMemo) count(est tokens.Estimator, s string) int {
+	if m == nil || len(s) > memoTextMax || len(s) < 16 {
+		return est.Count(s)
+	}
+	m.mu.Lock()
+	n, ok := m.n[s]
+	m.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = est.Count(s)
+	m.mu.Lock()
+	if m.bytes+int64(len(s)) <= memoBytesMax {
+		if _, had := m.n[s]; !had {
+			m.n[s] = n
+			m.bytes += int64(len(s))
+		}
+	}
+	m.mu.Unlock()
+	return n
+}
+
+// size returns the bytes of text m holds.
+func (m *textMemo) size() int64 {
+	if m == nil {
+		return 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.bytes
+}
