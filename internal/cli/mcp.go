@@ -95,6 +95,12 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 		return err
 	}
 	defer ix.Close()
+	tel, closeTel, err := a.mcpTelescope(ctx, ix)
+	if err != nil {
+		return err
+	}
+	defer closeTel()
+	opts.Telescope = tel
 	keep := existed && f.noRefresh // --no-refresh: use the index as it is
 	if keep {
 		opts.RefreshInterval = -1

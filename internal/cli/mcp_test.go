@@ -122,7 +122,7 @@ func TestMCPStdio(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"context", "find_symbol", "outline", "references"}; !slices.Equal(names, want) {
+	if want := []string{"context", "drilldown", "find_symbol", "outline", "references", "telescope"}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 	for _, c := range toolChecks {

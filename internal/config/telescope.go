@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -178,7 +179,8 @@ func (l LLM) validate() []error {
 		}
 	}
 	if l.APIKeyEnv != "" && !upstreamEnvRE.MatchString(l.APIKeyEnv) {
-		bad("api_key_env", l.APIKeyEnv, "must be an environment variable name, such as \"ANTHROPIC_API_KEY\" (the name, not the key)")
+		// The value is not echoed: it may be a key pasted in the wrong place.
+		errs = append(errs, errors.New(`llm.api_key_env: must be an environment variable name, such as "ANTHROPIC_API_KEY" (the name, not the key; the value is not shown)`))
 	}
 	if l.Concurrency < 0 || l.Concurrency > maxLLMConcurrency {
 		bad("concurrency", l.Concurrency, "must be between 0 (default %d) and %d", DefaultLLMConcurrency, maxLLMConcurrency)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/winnowhq/winnow/internal/index"
 	"github.com/winnowhq/winnow/internal/retrieve"
+	"github.com/winnowhq/winnow/internal/telescope"
 	"github.com/winnowhq/winnow/internal/tokens"
 )
 
@@ -40,6 +41,9 @@ type Options struct {
 	// Logger receives debug events and the warnings of failed refreshes;
 	// nil discards them. It must not write to stdout in stdio mode.
 	Logger *slog.Logger
+	// Telescope, if set, serves the telescope and drilldown tools over the
+	// same repository; its root must be the index's.
+	Telescope *telescope.Engine
 }
 
 // A Server serves winnow's tools over MCP for one repository index. It is
@@ -52,6 +56,7 @@ type Server struct {
 	limit  *limiter
 	post   PostProcessor
 	log    *slog.Logger
+	tel    *telescope.Engine
 
 	// examples holds an example of valid arguments for each of winnow's
 	// own tools, shown when a call's arguments do not fit the schema.
@@ -91,6 +96,7 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 		fresh:    &refresher{ix: ix, every: o.RefreshInterval, log: o.Logger, sem: make(chan struct{}, 1)},
 		limit:    limit,
 		post:     o.PostProcess,
+		tel:      o.Telescope,
 		log:      o.Logger,
 		examples: make(map[string]string),
 	}
@@ -101,6 +107,10 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 	s.addFindSymbol()
 	s.addOutline()
 	s.addReferences()
+	if s.tel != nil {
+		s.addTelescope()
+		s.addDrilldown()
+	}
 	return s, nil
 }
 
