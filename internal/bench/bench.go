@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/winnowhq/winnow/internal/bench/measure"
 	"github.com/winnowhq/winnow/internal/index"
 )
 
@@ -118,7 +119,7 @@ func Index(ctx context.Context, trees []string, opts Options) (*Report, error) {
 		}
 		rep.Trees = append(rep.Trees, *t)
 	}
-	rep.Machine.LoadAvgEnd = loadAvg()
+	rep.Machine.LoadAvgEnd = measure.LoadAvg()
 	return rep, nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/winnowhq/winnow/internal/bench/measure"
 )
 
 var tinyTree = map[string]string{
@@ -223,18 +225,18 @@ func TestRestoreLeavesOthersChangesAlone(t *testing.T) {
 	writeTree(t, dir, map[string]string{"a.py": "x = 1\n"})
 	path := filepath.Join(dir, "a.py")
 	before := snapshot(t, dir)
-	f, err := saveFile(path)
+	f, err := measure.SaveFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := f.touch(); err != nil {
+		if err := f.Touch(); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.restore(); err != nil {
+		if err := f.Restore(); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.restore(); err != nil {
+		if err := f.Restore(); err != nil {
 			t.Fatalf("second restore: %v", err)
 		}
 		if diff := cmp.Diff(before, snapshot(t, dir)); diff != "" {
@@ -246,7 +248,7 @@ func TestRestoreLeavesOthersChangesAlone(t *testing.T) {
 	if err := os.WriteFile(path, []byte(edit), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.restore(); err == nil {
+	if err := f.Restore(); err == nil {
 		t.Error("restore over someone else's edit succeeded, want an error")
 	}
 	if b, _ := os.ReadFile(path); string(b) != edit {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/winnowhq/winnow/internal/bench/measure"
 	"github.com/winnowhq/winnow/internal/index"
 )
 
@@ -58,7 +59,7 @@ func (b *treeBench) lookup(ctx context.Context, ix *index.Index) (Lookup, error)
 	if err != nil {
 		return l, err
 	}
-	l.Exact, l.Default, l.Typo = summarize(exact), summarize(def), summarize(typos)
+	l.Exact, l.Default, l.Typo = measure.Summarize(exact), measure.Summarize(def), measure.Summarize(typos)
 	if len(typos) > 0 {
 		l.First = Millis(typos[0])
 	}

@@ -1,9 +1,9 @@
 package bench
 
 import (
-	"os"
 	"runtime"
-	"strings"
+
+	"github.com/winnowhq/winnow/internal/bench/measure"
 )
 
 // Machine describes where a benchmark ran: numbers from a shared machine
@@ -25,20 +25,6 @@ func thisMachine() Machine {
 		GOARCH:     runtime.GOARCH,
 		NumCPU:     runtime.NumCPU(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
-		LoadAvg:    loadAvg(),
+		LoadAvg:    measure.LoadAvg(),
 	}
-}
-
-// loadAvg returns the three load averages, or "" where there is no
-// /proc/loadavg.
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }

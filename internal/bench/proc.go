@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/winnowhq/winnow/internal/bench/measure"
 )
 
 // A procRun is what one child process cost and printed.
@@ -66,5 +68,5 @@ func procStats(runs []procRun) ProcStats {
 		cpu = append(cpu, r.cpu)
 		rss = append(rss, r.rssKB)
 	}
-	return ProcStats{Wall: summarize(wall), CPU: summarize(cpu), RSS: summarizeSizes(rss)}
+	return ProcStats{Wall: measure.Summarize(wall), CPU: measure.Summarize(cpu), RSS: summarizeSizes(rss)}
 }

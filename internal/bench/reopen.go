@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/winnowhq/winnow/internal/bench/measure"
 	"github.com/winnowhq/winnow/internal/index"
 )
 
@@ -25,5 +26,5 @@ func (b *treeBench) reopen(ctx context.Context) (Durations, error) {
 			return Durations{}, err
 		}
 	}
-	return summarize(ds), nil
+	return measure.Summarize(ds), nil
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/winnowhq/winnow/internal/bench/measure"
 )
 
 func TestSummarize(t *testing.T) {
@@ -31,7 +33,7 @@ func TestSummarize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, summarize(tt.in)); diff != "" {
+			if diff := cmp.Diff(tt.want, measure.Summarize(tt.in)); diff != "" {
 				t.Errorf("summarize (-want +got):\n%s", diff)
 			}
 		})

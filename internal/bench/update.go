@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/winnowhq/winnow/internal/bench/measure"
 	"github.com/winnowhq/winnow/internal/index"
 )
 
@@ -40,11 +41,11 @@ func (b *treeBench) update(ctx context.Context, ix *index.Index) (u Update, err 
 		return u, err
 	}
 	path := filepath.Join(b.root, filepath.FromSlash(f.Path))
-	saved, err := saveFile(path)
+	saved, err := measure.SaveFile(path)
 	if err != nil {
 		return u, err
 	}
-	defer func() { err = errors.Join(err, saved.restore()) }()
+	defer func() { err = errors.Join(err, saved.Restore()) }()
 	u.File, u.Bytes = f.Path, f.Size
 
 	inProcess := func(update func() (*index.Stats, error)) updateWay {
@@ -73,7 +74,7 @@ func (b *treeBench) update(ctx context.Context, ix *index.Index) (u Update, err 
 			}
 			ds = append(ds, d)
 		}
-		*w.out = summarize(ds)
+		*w.out = measure.Summarize(ds)
 	}
 	return u, nil
 }
@@ -81,18 +82,18 @@ func (b *treeBench) update(ctx context.Context, ix *index.Index) (u Update, err 
 // touchAndUpdate times one update after touching the file, then restores
 // the file and brings the index back in step with it, so that the next
 // repetition starts where this one did.
-func (b *treeBench) touchAndUpdate(ctx context.Context, ix *index.Index, f *touchedFile, run updateWay) (time.Duration, error) {
-	if err := f.touch(); err != nil {
+func (b *treeBench) touchAndUpdate(ctx context.Context, ix *index.Index, f *measure.TouchedFile, run updateWay) (time.Duration, error) {
+	if err := f.Touch(); err != nil {
 		return 0, err
 	}
 	st, d, err := run()
-	if err = errors.Join(err, f.restore()); err != nil {
+	if err = errors.Join(err, f.Restore()); err != nil {
 		return 0, err
 	}
 	if err := parsedOne(st, "the update"); err != nil {
 		return 0, err
 	}
-	st, err = ix.UpdatePaths(ctx, []string{f.path})
+	st, err = ix.UpdatePaths(ctx, []string{f.Path()})
 	if err != nil {
 		return 0, err
 	}

@@ -10,11 +10,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/winnowhq/winnow/internal/bench/measure"
 	"github.com/winnowhq/winnow/internal/llmproxy"
 	"github.com/winnowhq/winnow/internal/llmproxy/fakeapi"
 )
@@ -103,7 +103,7 @@ func start(ctx context.Context, apiOpts *fakeapi.Options, rw llmproxy.Rewriter) 
 // documentation for what and how.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	o := opts.withDefaults()
-	rep := &Report{LoadAvg: loadAvg(), BodyBytes: o.BodyBytes, TTFBBodyBytes: ttfbBodyBytes}
+	rep := &Report{LoadAvg: measure.LoadAvg(), BodyBytes: o.BodyBytes, TTFBBodyBytes: ttfbBodyBytes}
 	s, err := start(ctx, nil, o.Rewriter)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if rep.Concurrency, err = concurrency(ctx, client, small, o.Streaming, o.Rewriter); err != nil {
 		return nil, fmt.Errorf("concurrent streams: %w", err)
 	}
-	rep.LoadAvgEnd = loadAvg()
+	rep.LoadAvgEnd = measure.LoadAvg()
 	return rep, nil
 }
 
@@ -305,7 +305,7 @@ func concurrency(ctx context.Context, client *http.Client, body []byte, n int, r
 	close(pace)
 	done.Wait()
 	res.Elapsed = Millis(time.Since(begin))
-	res.Duration = summarize(durations)
+	res.Duration = measure.Summarize(durations)
 	return res, nil
 }
 
@@ -345,17 +345,4 @@ func stream(ctx context.Context, client *http.Client, base string, body []byte, 
 		return 0, err
 	}
 	return 0, errors.New("the stream ended before message_stop")
-}
-
-// loadAvg returns the 1, 5 and 15 minute load averages, or "" where there are none.
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }

@@ -1,7 +1,6 @@
 package telescope
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/winnowhq/winnow/internal/bench/measure"
 	"github.com/winnowhq/winnow/internal/index"
 	"github.com/winnowhq/winnow/internal/store"
 	"github.com/winnowhq/winnow/internal/symbol"
@@ -292,18 +292,18 @@ func measureTouch(ctx context.Context, root, storeURL string, ix *index.Index, r
 		return fmt.Errorf("--touch %s: not a file of the telescope", touch)
 	}
 	tr.Touched = touch
-	f, err := saveFile(filepath.Join(root, filepath.FromSlash(touch)))
+	f, err := measure.SaveFile(filepath.Join(root, filepath.FromSlash(touch)))
 	if err != nil {
 		return err
 	}
-	stop := context.AfterFunc(ctx, func() { f.restore() })
+	stop := context.AfterFunc(ctx, func() { f.Restore() })
 	defer stop()
 	defer func() {
-		if rerr := f.restore(); rerr != nil && err == nil {
+		if rerr := f.Restore(); rerr != nil && err == nil {
 			err = rerr
 		}
 	}()
-	if err := f.touch(); err != nil {
+	if err := f.Touch(); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Progress, "%s: rebuild after appending a newline to %s\n", root, touch)
@@ -330,53 +330,4 @@ func pickFile(res *tel.Result) string {
 	}
 	sort.Strings(code)
 	return code[len(code)/2]
-}
-
-// touchedFile is a file the benchmark changes and gives back: same bytes, same
-// modification time.
-type touchedFile struct {
-	path  string
-	orig  []byte
-	mtime time.Time
-}
-
-func saveFile(path string) (*touchedFile, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	orig, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return &touchedFile{path: path, orig: orig, mtime: fi.ModTime()}, nil
-}
-
-func (t *touchedFile) touch() error {
-	return os.WriteFile(t.path, append(slices.Clone(t.orig), '\n'), 0)
-}
-
-// restore puts the original bytes and modification time back, unless someone else changed
-// the file meanwhile.
-func (t *touchedFile) restore() error {
-	cur, err := os.ReadFile(t.path)
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", t.path, err)
-	}
-	switch {
-	case bytes.Equal(cur, t.orig):
-	case len(cur) == len(t.orig)+1 && bytes.HasPrefix(cur, t.orig):
-		if err := os.Truncate(t.path, int64(len(t.orig))); err != nil {
-			return fmt.Errorf("restore %s: %w", t.path, err)
-		}
-	default:
-		return fmt.Errorf("restore %s: something else changed it during the benchmark; left as it is", t.path)
-	}
-	if err := os.Chtimes(t.path, time.Time{}, t.mtime); err != nil {
-		return fmt.Errorf("restore %s: %w", t.path, err)
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package bench
+package measure
 
 import (
 	"bytes"
@@ -7,16 +7,18 @@ import (
 	"time"
 )
 
-// A touchedFile is a file of the user's tree that the benchmark changes
+// A TouchedFile is a file of the user's tree that a benchmark changes
 // and must give back exactly as it was: same bytes, same modification
 // time. (The change time moves on; nothing can set it back.)
-type touchedFile struct {
+type TouchedFile struct {
 	path  string
 	orig  []byte
 	mtime time.Time
 }
 
-func saveFile(path string) (*touchedFile, error) {
+// SaveFile remembers the file at path, a regular file, so that Restore can
+// give it back.
+func SaveFile(path string) (*TouchedFile, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -31,11 +33,11 @@ func saveFile(path string) (*touchedFile, error) {
 	if int64(len(orig)) != fi.Size() {
 		return nil, fmt.Errorf("%s changed while it was read", path)
 	}
-	return &touchedFile{path: path, orig: orig, mtime: fi.ModTime()}, nil
+	return &TouchedFile{path: path, orig: orig, mtime: fi.ModTime()}, nil
 }
 
-// touch appends one newline: new content, still valid source.
-func (t *touchedFile) touch() error {
+// Touch appends one newline: new content, still valid source.
+func (t *TouchedFile) Touch() error {
 	f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("touch: %w", err)
@@ -50,11 +52,11 @@ func (t *touchedFile) touch() error {
 	return nil
 }
 
-// restore gives the file its original bytes and modification time back.
+// Restore gives the file its original bytes and modification time back.
 // It undoes only its own change: content that is neither the original
 // nor the touched one was written by someone else, and is left alone.
 // It is safe to call any number of times.
-func (t *touchedFile) restore() error {
+func (t *TouchedFile) Restore() error {
 	cur, err := os.ReadFile(t.path)
 	if err != nil {
 		return fmt.Errorf("restore %s: %w", t.path, err)
@@ -74,3 +76,6 @@ func (t *touchedFile) restore() error {
 	}
 	return nil
 }
+
+// Path returns the file's path.
+func (t *TouchedFile) Path() string { return t.path }

@@ -1,0 +1,4 @@
+// Package measure holds what winnow's benchmarks share: durations that
+// read as milliseconds, nearest-rank percentiles, the machine's load, and a
+// file a benchmark changes and gives back.
+package measure
