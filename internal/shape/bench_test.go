@@ -87,21 +87,22 @@ func BenchmarkDecodeTable(b *testing.B) {
 func BenchmarkStages(b *testing.B) {
 	text := sized(b, 100<<10)
 	d := inspect(text)
-	table, _ := encodeTable(&d.json)
+	table, _ := encodeTable(&d.json, 0)
 	back, err := decodeTable(table)
 	if err != nil {
 		b.Fatal(err)
 	}
+	var scratch tape
 	stages := []struct {
 		name string
 		run  func()
 	}{
 		{"isBinary", func() { isBinary(text) }},
-		{"parse", func() { _, _, _ = parseJSON(text) }},
-		{"compact", func() { encodeCompact(&d.json) }},
-		{"columns", func() { tableColumns(&d.json) }},
-		{"table", func() { encodeTable(&d.json) }},
-		{"decodeTable", func() { _, _ = decodeTable(table) }},
+		{"parse", func() { _, _ = scratch.parse(text) }},
+		{"compact", func() { encodeCompact(&d.json, 0) }},
+		{"columns", func() { tableColumns(&d.json, 0) }},
+		{"table", func() { encodeTable(&d.json, 0) }},
+		{"decodeTable", func() { _ = scratch.decodeTable(table) }},
 		{"equal", func() { equal(&back, &d.json) }},
 	}
 	for _, s := range stages {

@@ -1,6 +1,9 @@
 package shape
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // isBinary reports whether text is not valid UTF-8, holds a NUL byte, or
 // has more than one control character (other than tab, line feed,
@@ -9,21 +12,49 @@ func isBinary(text string) bool {
 	if !utf8.ValidString(text) {
 		return true
 	}
-	controls := 0
-	for i := 0; i < len(text); i += 8 {
-		word := text[i:min(i+8, len(text))]
-		// Look at the bytes one by one only when the word holds a byte
-		// below 0x20 or a DEL (see hasControl).
-		if len(word) == 8 && !hasControl(load64(word)) {
+	controls, i := 0, 0
+	for ; i+8 <= len(text); i += 8 {
+		x := load64(text[i:])
+		if !hasControl(x) {
 			continue
 		}
-		n := countControls(word)
-		if n < 0 {
+		if zeroBytes(x) != 0 {
 			return true
 		}
-		controls += n
+		controls += bits.OnesCount64(controlBytes(x))
 	}
-	return controls*32 > len(text)
+	n := countControls(text[i:])
+	if n < 0 {
+		return true
+	}
+	return (controls+n)*32 > len(text)
+}
+
+// controlBytes returns the word x with the high bit of each byte set that
+// is a control character counted by isBinary: below 0x20 but not tab,
+// line feed, form feed or carriage return, or DEL. Unlike hasControl it
+// is exact for every byte: no borrow crosses from one byte to the next.
+func controlBytes(x uint64) uint64 {
+	// (b|0x80)-0x20 keeps its high bit exactly when b >= 0x20; bytes of
+	// 0x80 and above are dropped by &^x.
+	below := ^((x | highs8) - ones8*0x20) &^ x & highs8
+	space := equalBytes(x, '\t') | equalBytes(x, '\n') | equalBytes(x, '\f') | equalBytes(x, '\r')
+	return below&^space | equalBytes(x, 0x7f)
+}
+
+// equalBytes returns the word x with the high bit set of each byte that
+// is c, and no other bit.
+func equalBytes(x uint64, c byte) uint64 {
+	return zeroBytes(x ^ ones8*uint64(c))
+}
+
+// zeroBytes returns the word x with the high bit set of each byte that is
+// zero, and no other bit: (y&0x7f)+0x7f keeps a byte's high bit clear
+// exactly when its low seven bits are zero, and cannot carry into the
+// next byte.
+func zeroBytes(x uint64) uint64 {
+	const lows8 = ones8 * 0x7f
+	return ^((x&lows8 + lows8) | x) & highs8
 }
 
 // countControls counts the control characters in s that make text

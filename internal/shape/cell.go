@@ -22,13 +22,17 @@ const (
 	headerSpecial = ".=|"
 )
 
-// appendCell appends v in the text formats' value syntax. inRow says
-// whether the value is a table cell, where the separator must be quoted.
-func appendCell(dst []byte, v *value, inRow bool) []byte {
-	if v.kind == kindString && bareString(v.text, inRow) {
-		return append(dst, v.text...)
+// appendCell appends value node i in the text formats' value syntax.
+// inRow says whether the value is a table cell, where the separator must
+// be quoted.
+func appendCell(dst []byte, t *tape, i int, inRow bool) []byte {
+	if t.nodes[i].kind == kindString {
+		if s := t.text(i); bareString(s, inRow) {
+			return append(dst, s...)
+		}
 	}
-	return appendCompact(dst, v)
+	dst, _ = t.appendValue(dst, i)
+	return dst
 }
 
 // bareString reports whether s can be written without quotes.
@@ -75,48 +79,82 @@ func looksScalar(s string) bool {
 	if c != '-' && c != '+' && c != '.' && (c < '0' || c > '9') && c != 'i' && c != 'I' && c != 'n' && c != 'N' {
 		return false
 	}
+	if !mayBeFloat(s) {
+		return false
+	}
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
-// parseCell reads one value from the start of s: up to the next '|' when
-// inRow, else all of s. It returns the value and the bytes it took. An
-// empty table cell returns errAbsent. JSON values are parsed with p.
-func parseCell(p *parser, s string, inRow bool) (value, int, error) {
-	if s == "" || inRow && s[0] == cellSep {
-		if inRow {
-			return value{}, 0, errAbsent
+// mayBeFloat reports false for strings strconv.ParseFloat certainly
+// rejects, without the error it would allocate: a decimal number holds
+// only digits, '.', '_', and an 'e' or 'E' with an optional sign after
+// it, after an optional sign. Hexadecimal numbers ("0x1p-2") and the
+// words inf, infinity and nan are left to ParseFloat.
+func mayBeFloat(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	switch {
+	case len(s) >= 2 && s[0] == '0' && s[1]|0x20 == 'x':
+		return true
+	case s != "" && (s[0]|0x20 == 'i' || s[0]|0x20 == 'n'):
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '.', c == '_':
+		case c|0x20 == 'e':
+			if i+1 < len(s) && (s[i+1] == '+' || s[i+1] == '-') {
+				i++
+			}
+		default:
+			return false
 		}
-		return value{}, 0, errors.New("missing value")
 	}
-	switch s[0] {
-	case '"', '{', '[':
-		return p.prefix(s)
-	}
-	n := len(s)
-	if inRow {
-		if i := strings.IndexByte(s, cellSep); i >= 0 {
-			n = i
-		}
-	}
-	return bareValue(s[:n]), n, nil
+	return true
 }
 
-// bareValue reads an unquoted token: a keyword, a number, or else a
-// string.
-func bareValue(tok string) value {
+// parseCell reads one value at offset at of s, where s ends with the
+// value's line: up to the next '|' when inRow, else all the rest of s. It
+// adds the value to p's tape and returns the offset after it. An empty
+// table cell returns errAbsent.
+func parseCell(p *parser, s string, at int, inRow bool) (int, error) {
+	if at == len(s) || inRow && s[at] == cellSep {
+		if inRow {
+			return at, errAbsent
+		}
+		return at, errors.New("missing value")
+	}
+	switch s[at] {
+	case '"', '{', '[':
+		return p.prefix(s, at)
+	}
+	end := len(s)
+	if inRow {
+		if i := strings.IndexByte(s[at:], cellSep); i >= 0 {
+			end = at + i
+		}
+	}
+	p.t.add(bareKind(s[at:end]), at, end)
+	return end, nil
+}
+
+// bareKind returns what an unquoted token is: a keyword, a number, or
+// else a string.
+func bareKind(tok string) kind {
 	switch tok {
 	case "null":
-		return value{kind: kindNull}
+		return kindNull
 	case "true":
-		return value{kind: kindTrue}
+		return kindTrue
 	case "false":
-		return value{kind: kindFalse}
+		return kindFalse
 	}
 	if isNumber(tok) {
-		return value{kind: kindNumber, text: tok}
+		return kindNumber
 	}
-	return value{kind: kindString, text: tok}
+	return kindString
 }
 
 // appendKey appends an object key for a "key: value" line or a table
@@ -131,22 +169,25 @@ func appendKey(dst []byte, key, special string) []byte {
 	return append(dst, key...)
 }
 
-// parseKey reads a key written by appendKey from the start of s: a JSON
-// string, or else the bytes up to the first of the characters in stop.
-func parseKey(s, stop string) (string, int, error) {
-	if strings.HasPrefix(s, `"`) {
-		v, n, err := parseJSONPrefix(s)
+// parseKey reads a key written by appendKey at offset at of s and adds it
+// to p's tape: a JSON string, or else the bytes up to the first of the
+// characters in stop. It returns the offset after the key.
+func parseKey(p *parser, s string, at int, stop string) (int, error) {
+	if strings.HasPrefix(s[at:], `"`) {
+		end, err := p.prefix(s, at)
 		if err != nil {
-			return "", 0, fmt.Errorf("key: %w", err)
+			return 0, fmt.Errorf("key: %w", err)
 		}
-		return v.text, n, nil
+		p.t.nodes[len(p.t.nodes)-1].kind = kindKey
+		return end, nil
 	}
-	n := strings.IndexAny(s, stop)
+	n := strings.IndexAny(s[at:], stop)
 	if n < 0 {
-		n = len(s)
+		n = len(s) - at
 	}
 	if n == 0 {
-		return "", 0, errors.New("empty key")
+		return 0, errors.New("empty key")
 	}
-	return s[:n], n, nil
+	p.t.add(kindKey, at, at+n)
+	return at + n, nil
 }

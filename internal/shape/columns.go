@@ -8,6 +8,7 @@ package shape
 // the group is null.
 type column struct {
 	key    string
+	name   node     // the key's node, in a column read from a header
 	group  []column // the sub-columns of a group column; nil for a leaf
 	leaves int      // the number of leaf columns under a group, or 1
 	width  int      // about the bytes the column's names take in the header
@@ -25,41 +26,46 @@ const (
 	maxGroupDepth = 6
 )
 
-// tableColumns returns the columns of a table over arr's objects, and
-// false when arr has no table: when its objects order their keys in
-// contradicting ways, when one repeats a key, or when they have no keys.
-func tableColumns(arr *value) ([]column, bool) {
-	rows := make([]*value, len(arr.elems))
-	for i := range arr.elems {
-		rows[i] = &arr.elems[i]
+// tableColumns returns the columns of a table over the objects of array
+// node arr, and false when it has no table: when its objects order their
+// keys in contradicting ways, when one repeats a key, or when they have
+// no keys.
+func tableColumns(t *tape, arr int) ([]column, bool) {
+	rows := make([]int, 0, t.count(arr))
+	for e := range t.elems(arr) {
+		rows = append(rows, e)
 	}
-	return columnsOf(rows, 0)
+	return columnsOf(t, rows, 0)
 }
 
-// columnsOf returns the columns of objs: the union of their keys, in an
-// order consistent with each object's own order, each a group when
-// groupOf says so.
-func columnsOf(objs []*value, depth int) ([]column, bool) {
-	keys, ok := unionKeys(objs)
+// columnsOf returns the columns of the object nodes objs: the union of
+// their keys, in an order consistent with each object's own order, each
+// a group when groupOf says so.
+func columnsOf(t *tape, objs []int, depth int) ([]column, bool) {
+	keys, ok := unionKeys(t, objs)
 	if !ok {
 		return nil, false
 	}
 	cols := make([]column, len(keys))
+	// Each object has its keys in column order, so a cursor per object
+	// (the index of its next key node) finds its member for this column,
+	// if any.
 	cursor := make([]int, len(objs))
-	vals := make([]*value, len(objs))
+	for i, o := range objs {
+		cursor[i] = o + 1
+	}
+	vals := make([]int, len(objs))
 	for j, key := range keys {
-		// Each object has its keys in column order, so a cursor per
-		// object finds its member for this column, if any.
 		for i, o := range objs {
-			vals[i] = nil
-			if k := cursor[i]; k < len(o.members) && o.members[k].key == key {
-				vals[i] = &o.members[k].val
-				cursor[i]++
+			vals[i] = -1
+			if k := cursor[i]; k < t.end(o) && t.text(k) == key {
+				vals[i] = k + 1
+				cursor[i] = t.end(k + 1)
 			}
 		}
 		cols[j] = column{key: key, leaves: 1, width: len(key) + 1}
 		if depth < maxGroupDepth {
-			if group, ok := groupOf(vals, key, depth); ok {
+			if group, ok := groupOf(t, vals, key, depth); ok {
 				cols[j].group = group
 				cols[j].leaves = countLeaves(group)
 				cols[j].width = cols[j].leaves*(len(key)+1) + widthOf(group)
@@ -69,24 +75,24 @@ func columnsOf(objs []*value, depth int) ([]column, bool) {
 	return cols, true
 }
 
-// groupOf returns the sub-columns of key, given its value in each row
-// (nil where missing), when spreading them is possible and shorter: every
-// value is a non-empty object, null or missing, at least one is an
+// groupOf returns the sub-columns of key, given its value node in each
+// row (-1 where missing), when spreading them is possible and shorter:
+// every value is a non-empty object, null or missing, at least one is an
 // object, those objects have columns, and no object would read as null
 // (every cell under the group null).
-func groupOf(vals []*value, key string, depth int) ([]column, bool) {
-	var subs []*value
+func groupOf(t *tape, vals []int, key string, depth int) ([]column, bool) {
+	var subs []int
 	nulls, missing, saved := 0, 0, 0
 	for _, v := range vals {
 		switch {
-		case v == nil:
+		case v < 0:
 			missing++
-		case v.kind == kindNull:
+		case t.nodes[v].kind == kindNull:
 			nulls++
-		case v.kind == kindObject && len(v.members) > 0:
+		case t.nodes[v].kind == kindObject && t.count(v) > 0:
 			subs = append(subs, v)
-			for _, m := range v.members {
-				saved += len(m.key) + keyCost
+			for k := range t.members(v) {
+				saved += int(t.nodes[k].b-t.nodes[k].a) + keyCost
 			}
 		default:
 			return nil, false
@@ -95,7 +101,7 @@ func groupOf(vals []*value, key string, depth int) ([]column, bool) {
 	if len(subs) == 0 {
 		return nil, false
 	}
-	group, ok := columnsOf(subs, depth+1)
+	group, ok := columnsOf(t, subs, depth+1)
 	if !ok {
 		return nil, false
 	}
@@ -104,28 +110,28 @@ func groupOf(vals []*value, key string, depth int) ([]column, bool) {
 		return nil, false
 	}
 	for _, s := range subs {
-		if readsAsNull(s, group) {
+		if readsAsNull(t, s, group) {
 			return nil, false
 		}
 	}
 	return group, true
 }
 
-// readsAsNull reports whether every cell object o writes under cols is
-// null, so that the row would read back as a null group.
-func readsAsNull(o *value, cols []column) bool {
-	k := 0
+// readsAsNull reports whether every cell object node o writes under cols
+// is null, so that the row would read back as a null group.
+func readsAsNull(t *tape, o int, cols []column) bool {
+	k, end := o+1, t.end(o)
 	for _, c := range cols {
-		var m *member
-		if k < len(o.members) && o.members[k].key == c.key {
-			m = &o.members[k]
-			k++
+		v := -1
+		if k < end && t.text(k) == c.key {
+			v = k + 1
+			k = t.end(v)
 		}
 		switch {
-		case m == nil:
+		case v < 0:
 			return false
-		case m.val.kind == kindNull:
-		case c.group != nil && !readsAsNull(&m.val, c.group):
+		case t.nodes[v].kind == kindNull:
+		case c.group != nil && !readsAsNull(t, v, c.group):
 			return false
 		case c.group == nil:
 			return false
@@ -150,73 +156,115 @@ func widthOf(cols []column) int {
 	return n
 }
 
-// unionKeys returns the union of the objects' keys in an order
+// unionKeys returns the union of the object nodes' keys in an order
 // consistent with each object's own key order; false when there is no
 // such order, when an object repeats a key, or when there are no keys.
 //
 // A key first seen in some object goes right after the key that precedes
 // it there. The order is kept as a linked list, so that inserting is
 // constant time however wide the objects are.
-func unionKeys(objs []*value) ([]string, bool) {
-	names := []string{""} // node 0 is the list's head
+func unionKeys(t *tape, objs []int) ([]string, bool) {
+	var keys keySet
+	// next[0] is the list's head; key n of keys is node n+1.
 	next := []int{-1}
-	node := make(map[string]int)
-	var seen []member // the last object's members: most arrays repeat them
-	for _, o := range objs {
-		if sameKeys(o.members, seen) {
+	// repeats[i] says that objs[i] has the keys of the object before it,
+	// which most arrays' objects do: both passes skip it.
+	repeats := make([]bool, len(objs))
+	for i, o := range objs {
+		if i > 0 && sameKeys(t, o, objs[i-1]) {
+			repeats[i] = true
 			continue
 		}
-		seen = o.members
 		prev := 0
-		for _, m := range o.members {
-			if n, ok := node[m.key]; ok {
-				prev = n
+		for k := range t.members(o) {
+			key := t.text(k)
+			if n, ok := keys.find(key); ok {
+				prev = n + 1
 				continue
 			}
-			n := len(names)
-			names = append(names, m.key)
+			n := keys.add(key) + 1
 			next = append(next, next[prev])
 			next[prev] = n
-			node[m.key] = n
 			prev = n
 		}
 	}
-	if len(names) == 1 {
+	if len(keys.names) == 0 {
 		return nil, false
 	}
-	keys := make([]string, 0, len(names)-1)
-	index := make(map[string]int, len(names)-1)
+	order := make([]string, 0, len(keys.names))
+	pos := make([]int, len(keys.names)) // key n is order[pos[n]]
 	for n := next[0]; n >= 0; n = next[n] {
-		index[names[n]] = len(keys)
-		keys = append(keys, names[n])
+		pos[n-1] = len(order)
+		order = append(order, keys.names[n-1])
 	}
-	seen = nil
-	for _, o := range objs {
-		if sameKeys(o.members, seen) {
+	for i, o := range objs {
+		if repeats[i] {
 			continue
 		}
-		seen = o.members
 		last := -1
-		for _, m := range o.members {
-			j := index[m.key]
-			if j <= last {
+		for k := range t.members(o) {
+			n, _ := keys.find(t.text(k))
+			if pos[n] <= last {
 				return nil, false
 			}
-			last = j
+			last = pos[n]
 		}
 	}
-	return keys, true
+	return order, true
 }
 
-// sameKeys reports whether a and b have the same keys in the same order.
-func sameKeys(a, b []member) bool {
-	if len(a) != len(b) || len(a) == 0 {
+// A keySet numbers distinct keys in the order they are added. It finds
+// them by a linear search while there are few, which costs less than a
+// map, and by a map beyond maxLinearKeys.
+type keySet struct {
+	names []string
+	index map[string]int
+}
+
+const maxLinearKeys = 32
+
+// find returns the number of key, if it was added.
+func (ks *keySet) find(key string) (int, bool) {
+	if ks.index != nil {
+		n, ok := ks.index[key]
+		return n, ok
+	}
+	for n, name := range ks.names {
+		if name == key {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// add adds key, which must not be in the set, and returns its number.
+func (ks *keySet) add(key string) int {
+	n := len(ks.names)
+	ks.names = append(ks.names, key)
+	switch {
+	case ks.index != nil:
+		ks.index[key] = n
+	case len(ks.names) > maxLinearKeys:
+		ks.index = make(map[string]int, 2*len(ks.names))
+		for i, name := range ks.names {
+			ks.index[name] = i
+		}
+	}
+	return n
+}
+
+// sameKeys reports whether object nodes a and b have the same keys in the
+// same order, and at least one.
+func sameKeys(t *tape, a, b int) bool {
+	if t.count(a) != t.count(b) || t.count(a) == 0 {
 		return false
 	}
-	for i := range a {
-		if a[i].key != b[i].key {
+	ka, kb := a+1, b+1
+	for range t.count(a) {
+		if t.text(ka) != t.text(kb) {
 			return false
 		}
+		ka, kb = t.end(ka+1), t.end(kb+1)
 	}
 	return true
 }

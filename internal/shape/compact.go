@@ -10,19 +10,20 @@ import (
 // (see appendQuoted): "\u00e9" becomes "é", which is the same string.
 const EncoderCompact = "json_compact"
 
-// encodeCompact writes v as compact JSON.
-func encodeCompact(v *value) (string, bool) {
-	return string(appendCompact(make([]byte, 0, compactLen(v)), v)), true
+// encodeCompact writes value node i as compact JSON.
+func encodeCompact(t *tape, i int) (string, bool) {
+	dst, _ := t.appendValue(make([]byte, 0, sizeHint(t, i)), i)
+	return string(dst), true
 }
 
-// decodeCompact parses JSON.
-func decodeCompact(text string) (value, error) {
+// decodeCompact parses JSON onto t.
+func (t *tape) decodeCompact(text string) error {
 	if !utf8.ValidString(text) {
-		return value{}, fmt.Errorf("json: not valid UTF-8")
+		return fmt.Errorf("json: not valid UTF-8")
 	}
-	v, inexact, err := parseJSON(text)
+	inexact, err := t.parse(text)
 	if err == nil && inexact {
 		err = fmt.Errorf("json: unpaired surrogate escape")
 	}
-	return v, err
+	return err
 }

@@ -72,6 +72,22 @@
 // an unpaired surrogate escape ("\ud800"), which no re-encoding can
 // reproduce, is kept as it is.
 //
+// # Representation
+//
+// A parsed document is a tape (value.go): one flat slice of nodes in
+// document order, a container before its children, an object's keys and
+// values alternating. A node holds its kind and two numbers: for a
+// scalar or key, the span of its text in the input (or, for a string with
+// escapes, in one string of decoded contents shared by the document); for
+// a container, its number of children and where its descendants end. A
+// parse therefore allocates no node, string or slice per value, and
+// tapes are reused across calls (pool.go).
+//
+// Every encoder reads the one tape of its input, and every decoder writes
+// one: the gate decodes a candidate onto a second tape and compares the
+// two node by node, kinds, container sizes, number literals and string
+// contents, in a single pass without recursion.
+//
 // # Choosing
 //
 // Encode counts every candidate with the caller's counter and keeps the

@@ -2,6 +2,7 @@ package shape
 
 import (
 	"fmt"
+	"math"
 	"unicode/utf8"
 )
 
@@ -41,7 +42,9 @@ func Encode(text string, count func(string) int) Result {
 	if count == nil {
 		count = func(s string) int { return len(s) }
 	}
-	d := inspect(text)
+	d := newDoc()
+	defer d.free()
+	d.inspect(text)
 	before := count(text)
 	res := Result{Shape: d.shape, Text: text, Before: before, After: before}
 	if d.inexact {
@@ -49,7 +52,7 @@ func Encode(text string, count func(string) int) Result {
 	}
 	best, bestText, bestN := "", "", before
 	for _, name := range encodersFor(d.shape) {
-		out, ok := encodeWith(name, &d)
+		out, ok := encodeWith(name, d)
 		if !ok || out == text {
 			continue
 		}
@@ -60,7 +63,7 @@ func Encode(text string, count func(string) int) Result {
 	if best == "" {
 		return res
 	}
-	if !roundTrips(best, bestText, &d) {
+	if !roundTrips(best, bestText, d) {
 		res.Rejected = best
 		return res
 	}
@@ -90,13 +93,13 @@ func encodersFor(s Shape) []string {
 func encodeWith(name string, d *doc) (string, bool) {
 	switch name {
 	case EncoderCompact:
-		return encodeCompact(&d.json)
+		return encodeCompact(&d.json, 0)
 	case EncoderKV:
-		return encodeKV(&d.json)
+		return encodeKV(&d.json, 0)
 	case EncoderTable:
-		return encodeTable(&d.json)
+		return encodeTable(&d.json, 0)
 	case EncoderWrapper:
-		return encodeWrapper(&d.json)
+		return encodeWrapper(&d.json, 0)
 	case EncoderMarkdownCSV:
 		return encodeMDCSV(d.table)
 	}
@@ -110,23 +113,29 @@ func roundTrips(name, out string, d *doc) bool {
 		t, err := decodeMDCSV(out)
 		return err == nil && equalTables(t, d.table)
 	}
-	v, err := decodeJSONWith(name, out)
-	return err == nil && equal(&v, &d.json)
+	t := newTape()
+	defer t.free()
+	err := t.decodeWith(name, out)
+	return err == nil && equal(t, &d.json)
 }
 
-// decodeJSONWith runs the named JSON encoder's decoder.
-func decodeJSONWith(name, text string) (value, error) {
+// decodeWith makes t the tape of text decoded by the named JSON encoder's
+// decoder.
+func (t *tape) decodeWith(name, text string) error {
+	if len(text) > math.MaxInt32 {
+		return fmt.Errorf("text of %d bytes: too long", len(text))
+	}
 	switch name {
 	case EncoderCompact:
-		return decodeCompact(text)
+		return t.decodeCompact(text)
 	case EncoderKV:
-		return decodeKV(text)
+		return t.decodeKV(text)
 	case EncoderTable:
-		return decodeTable(text)
+		return t.decodeTable(text)
 	case EncoderWrapper:
-		return decodeWrapper(text)
+		return t.decodeWrapper(text)
 	}
-	return value{}, fmt.Errorf("unknown encoder %q", name)
+	return fmt.Errorf("unknown encoder %q", name)
 }
 
 // Decode inverts an encoder. For the JSON encoders it returns compact JSON
@@ -149,9 +158,10 @@ func Decode(encoder, text string) (string, error) {
 		}
 		return t.render(), nil
 	}
-	v, err := decodeJSONWith(encoder, text)
-	if err != nil {
+	t := newTape()
+	defer t.free()
+	if err := t.decodeWith(encoder, text); err != nil {
 		return "", fmt.Errorf("decode %s: %w", encoder, err)
 	}
-	return string(appendCompact(nil, &v)), nil
+	return string(appendCompact(nil, t)), nil
 }

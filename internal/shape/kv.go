@@ -24,79 +24,92 @@ import (
 // empty object has no kv form.
 const EncoderKV = "kv"
 
-// encodeKV writes a JSON object as key: value lines.
-func encodeKV(v *value) (string, bool) {
-	if v.kind != kindObject || len(v.members) == 0 {
+// encodeKV writes object node i as key: value lines.
+func encodeKV(t *tape, i int) (string, bool) {
+	if t.nodes[i].kind != kindObject || t.count(i) == 0 {
 		return "", false
 	}
-	return string(appendLines(make([]byte, 0, compactLen(v)), v, -1, nil)), true
+	return string(appendLines(make([]byte, 0, sizeHint(t, i)), t, i, -1, nil)), true
 }
 
-// decodeKV reads lines written by encodeKV.
-func decodeKV(text string) (value, error) {
-	return parseLines(text, false)
+// decodeKV reads lines written by encodeKV onto t.
+func (t *tape) decodeKV(text string) error {
+	return t.parseLines(text, false)
 }
 
-// appendLines appends obj's members as key: value lines; the member at
-// index table, if any, is written as a table with columns cols instead
-// (see the wrapper_table encoder).
-func appendLines(dst []byte, obj *value, table int, cols []column) []byte {
-	for i := range obj.members {
-		m := &obj.members[i]
-		if i > 0 {
+// appendLines appends the members of object node obj as key: value
+// lines; the member whose key node is table, if any, is written as a
+// table with columns cols instead (see the wrapper_table encoder).
+func appendLines(dst []byte, t *tape, obj, table int, cols []column) []byte {
+	first := true
+	for k := range t.members(obj) {
+		if !first {
 			dst = append(dst, '\n')
 		}
-		dst = appendKey(dst, m.key, ":")
-		if i == table {
-			dst = appendRowCount(dst, len(m.val.elems))
-			dst = appendTable(dst, &m.val, cols)
+		first = false
+		dst = appendKey(dst, t.text(k), ":")
+		if k == table {
+			dst = appendRowCount(dst, t.count(k+1))
+			dst = appendTable(dst, t, k+1, cols)
 			continue
 		}
 		dst = append(dst, ':', ' ')
-		dst = appendCell(dst, &m.val, false)
+		dst = appendCell(dst, t, k+1, false)
 	}
 	return dst
 }
 
-// parseLines reads key: value lines, and tables opened by "key[rows]:"
-// lines when tables is set, into an object.
-func parseLines(text string, tables bool) (value, error) {
-	obj := value{kind: kindObject}
-	var p parser
-	lines := strings.Split(text, "\n")
+// parseLines makes t the tape of an object read from key: value lines,
+// and from tables opened by "key[rows]:" lines when tables is set.
+func (t *tape) parseLines(text string, tables bool) error {
+	t.reset(text)
+	p := parser{t: t}
+	obj := t.open(kindObject)
+	members := 0
+	lines := splitLines(text)
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
-		key, n, err := parseKey(line, ":")
+		s := text[:line.end]
+		mark := len(t.nodes)
+		n, err := parseKey(&p, s, line.start, ":")
 		if err != nil {
-			return value{}, fmt.Errorf("line %d: %w", i+1, err)
+			return fmt.Errorf("line %d: %w", i+1, err)
 		}
-		if rest, ok := strings.CutPrefix(line[n:], ": "); ok {
-			v, used, err := parseCell(&p, rest, false)
-			if err == nil && used != len(rest) {
-				err = fmt.Errorf("unexpected %q after the value", clip(rest[used:]))
+		if strings.HasPrefix(s[n:], ": ") {
+			used, err := parseCell(&p, s, n+2, false)
+			if err == nil && used != len(s) {
+				err = fmt.Errorf("unexpected %q after the value", clip(s[used:]))
 			}
 			if err != nil {
-				return value{}, fmt.Errorf("line %d, key %q: %w", i+1, key, err)
+				return fmt.Errorf("line %d, key %q: %w", i+1, t.peek(t.nodes[mark]), err)
 			}
-			obj.members = append(obj.members, member{key: key, val: v})
+			members++
 			continue
 		}
-		key, rows, ok := blockLine(line)
+		t.nodes = t.nodes[:mark]
+		rows, ok := blockLine(&p, s, line.start)
 		if !tables || !ok {
-			return value{}, fmt.Errorf("line %d: %q is not a key: value line", i+1, clip(line))
+			return fmt.Errorf("line %d: %q is not a key: value line", i+1, clip(s[line.start:]))
+		}
+		key := node{kind: kindKey} // the empty key of "[rows]:"
+		if len(t.nodes) > mark {
+			key = t.nodes[mark]
+		} else {
+			t.nodes = append(t.nodes, key)
 		}
 		if i+1+rows >= len(lines) {
-			return value{}, fmt.Errorf("line %d: table %q announces %d rows, %d lines follow", i+1, key, rows, len(lines)-i-1)
+			return fmt.Errorf("line %d: table %q announces %d rows, %d lines follow", i+1, t.peek(key), rows, len(lines)-i-1)
 		}
-		arr, err := parseTable(lines[i+1], lines[i+2:i+2+rows])
-		if err != nil {
-			return value{}, fmt.Errorf("line %d: %w", i+1, err)
+		if err := parseTable(&p, text, lines[i+1], lines[i+2:i+2+rows]); err != nil {
+			return fmt.Errorf("line %d: %w", i+1, err)
 		}
-		obj.members = append(obj.members, member{key: key, val: arr})
+		members++
 		i += 1 + rows
 	}
-	if len(obj.members) == 0 {
-		return value{}, errors.New("no members")
+	if members == 0 {
+		return errors.New("no members")
 	}
-	return obj, nil
+	t.close(obj, members)
+	t.finish()
+	return nil
 }

@@ -11,63 +11,65 @@ import (
 // encoding/json does, so that hostile input cannot exhaust the stack.
 const maxDepth = 10000
 
-// A parser reads JSON (RFC 8259) from a string that is valid UTF-8. It is
-// strict: no comments, no trailing commas, no leading zeros, no raw
-// control characters in strings.
+// A parser reads JSON (RFC 8259) from a string that is valid UTF-8 into a
+// tape. It is strict: no comments, no trailing commas, no leading zeros,
+// no raw control characters in strings.
 type parser struct {
+	// s is the text being parsed: the tape's src, or a prefix of it that
+	// ends where a cell's line does. Positions in s are positions in src.
 	s     string
 	pos   int
+	base  int // where the value began: errors give offsets from it
 	depth int
 	// inexact is set when a string held an unpaired UTF-16 surrogate
 	// escape ("\ud800"): it decodes to U+FFFD, so re-encoding the string
 	// would change it, and Encode keeps such documents as they are.
 	inexact bool
-	// elems and members are stacks that arrays and objects collect their
-	// children on, then copy to a slice of the right size: a parse
-	// allocates each container's children once instead of growing them.
-	elems   []value
-	members []member
+	t       *tape
 }
 
 // parseJSON parses s, which must be valid UTF-8, as one JSON value with
 // optional surrounding whitespace.
-func parseJSON(s string) (value, bool, error) {
-	p := parser{s: s}
+func parseJSON(s string) (tape, bool, error) {
+	var t tape
+	inexact, err := t.parse(s)
+	return t, inexact, err
+}
+
+// parse makes t the tape of s, which must be valid UTF-8 and hold one
+// JSON value with optional surrounding whitespace, reusing t's memory.
+// It reports whether a string could not be decoded exactly.
+func (t *tape) parse(s string) (bool, error) {
+	t.reset(s)
+	p := parser{s: s, t: t}
 	p.skipSpace()
-	v, err := p.value()
-	if err != nil {
-		return value{}, false, err
+	if err := p.value(); err != nil {
+		return false, err
 	}
 	p.skipSpace()
 	if p.pos != len(p.s) {
-		return value{}, false, p.errorf("unexpected %s after the value", p.what())
+		return false, p.errorf("unexpected %s after the value", p.what())
 	}
-	return v, p.inexact, nil
+	t.finish()
+	return p.inexact, nil
 }
 
-// parseJSONPrefix parses one JSON value at the start of s (no leading
-// whitespace) and returns it with the number of bytes it took.
-func parseJSONPrefix(s string) (value, int, error) {
-	var p parser
-	return p.prefix(s)
-}
-
-// prefix is parseJSONPrefix reusing p's stacks: a decoder that parses
-// many cells keeps one parser.
-func (p *parser) prefix(s string) (value, int, error) {
-	p.s, p.pos, p.depth, p.inexact = s, 0, 0, false
-	v, err := p.value()
-	if err != nil {
-		return value{}, 0, err
+// prefix parses one JSON value at offset at of s (no leading whitespace)
+// onto the tape and returns the offset after it. s is the tape's src or a
+// prefix of it.
+func (p *parser) prefix(s string, at int) (int, error) {
+	p.s, p.pos, p.base, p.depth, p.inexact = s, at, at, 0, false
+	if err := p.value(); err != nil {
+		return 0, err
 	}
 	if p.inexact {
-		return value{}, 0, p.errorf("unpaired surrogate escape")
+		return 0, p.errorf("unpaired surrogate escape")
 	}
-	return v, p.pos, nil
+	return p.pos, nil
 }
 
 func (p *parser) errorf(format string, args ...any) error {
-	return fmt.Errorf("json at offset %d: %s", p.pos, fmt.Sprintf(format, args...))
+	return fmt.Errorf("json at offset %d: %s", p.pos-p.base, fmt.Sprintf(format, args...))
 }
 
 // what names the byte at the current position for an error message.
@@ -79,25 +81,41 @@ func (p *parser) what() string {
 	return fmt.Sprintf("%q", r)
 }
 
+// skipSpace passes over whitespace. Most tokens follow each other
+// without any: a test small enough to be inlined passes over them (every
+// whitespace byte is below '!').
 func (p *parser) skipSpace() {
-	// Pretty-printed JSON indents with runs of spaces: skip them a word
-	// at a time.
-	for p.pos+8 <= len(p.s) && load64(p.s[p.pos:]) == spaces8 {
-		p.pos += 8
-	}
-	for p.pos < len(p.s) {
-		switch p.s[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
+	if p.pos < len(p.s) && p.s[p.pos] <= ' ' {
+		p.skipSpaces()
 	}
 }
 
-func (p *parser) value() (value, error) {
+// skipSpaces passes over a run of whitespace. Pretty-printed JSON has a
+// line break and an indentation between tokens: it finds their end a
+// word at a time.
+func (p *parser) skipSpaces() {
+	if !isSpace(p.s[p.pos]) {
+		return
+	}
+	p.pos++
+	if p.pos < len(p.s) && p.s[p.pos] > ' ' {
+		return // one space, as after a colon
+	}
+	for p.pos+8 <= len(p.s) {
+		if m := nonSpaces(load64(p.s[p.pos:])); m != 0 {
+			p.pos += firstByte(m)
+			return
+		}
+		p.pos += 8
+	}
+	for p.pos < len(p.s) && isSpace(p.s[p.pos]) {
+		p.pos++
+	}
+}
+
+func (p *parser) value() error {
 	if p.pos >= len(p.s) {
-		return value{}, p.errorf("unexpected end of input, want a value")
+		return p.errorf("unexpected end of input, want a value")
 	}
 	switch c := p.s[p.pos]; {
 	case c == '{':
@@ -105,27 +123,30 @@ func (p *parser) value() (value, error) {
 	case c == '[':
 		return p.array()
 	case c == '"':
-		s, err := p.str()
-		return value{kind: kindString, text: s}, err
+		return p.str(kindString)
 	case c == '-' || c >= '0' && c <= '9':
 		n := numberLen(p.s[p.pos:])
 		if n == 0 {
-			return value{}, p.errorf("malformed number")
+			return p.errorf("malformed number")
 		}
-		v := value{kind: kindNumber, text: p.s[p.pos : p.pos+n]}
+		p.t.add(kindNumber, p.pos, p.pos+n)
 		p.pos += n
-		return v, nil
+		return nil
 	case strings.HasPrefix(p.s[p.pos:], "null"):
-		p.pos += 4
-		return value{kind: kindNull}, nil
+		return p.literal(kindNull, 4)
 	case strings.HasPrefix(p.s[p.pos:], "true"):
-		p.pos += 4
-		return value{kind: kindTrue}, nil
+		return p.literal(kindTrue, 4)
 	case strings.HasPrefix(p.s[p.pos:], "false"):
-		p.pos += 5
-		return value{kind: kindFalse}, nil
+		return p.literal(kindFalse, 5)
 	}
-	return value{}, p.errorf("unexpected %s, want a value", p.what())
+	return p.errorf("unexpected %s, want a value", p.what())
+}
+
+// literal adds the null, true or false of n bytes at the position.
+func (p *parser) literal(k kind, n int) error {
+	p.t.add(k, p.pos, p.pos+n)
+	p.pos += n
+	return nil
 }
 
 func (p *parser) enter() error {
@@ -136,38 +157,35 @@ func (p *parser) enter() error {
 	return nil
 }
 
-func (p *parser) object() (value, error) {
+func (p *parser) object() error {
 	if err := p.enter(); err != nil {
-		return value{}, err
+		return err
 	}
 	p.pos++ // {
-	v := value{kind: kindObject}
+	obj := p.t.open(kindObject)
 	p.skipSpace()
 	if p.pos < len(p.s) && p.s[p.pos] == '}' {
 		p.pos++
 		p.depth--
-		return v, nil
+		p.t.close(obj, 0)
+		return nil
 	}
-	base := len(p.members)
-	for {
+	for n := 1; ; n++ {
 		if p.pos >= len(p.s) || p.s[p.pos] != '"' {
-			return value{}, p.errorf("unexpected %s, want a key", p.what())
+			return p.errorf("unexpected %s, want a key", p.what())
 		}
-		key, err := p.str()
-		if err != nil {
-			return value{}, err
+		if err := p.str(kindKey); err != nil {
+			return err
 		}
 		p.skipSpace()
 		if p.pos >= len(p.s) || p.s[p.pos] != ':' {
-			return value{}, p.errorf("unexpected %s, want ':'", p.what())
+			return p.errorf("unexpected %s, want ':'", p.what())
 		}
 		p.pos++
 		p.skipSpace()
-		val, err := p.value()
-		if err != nil {
-			return value{}, err
+		if err := p.value(); err != nil {
+			return err
 		}
-		p.members = append(p.members, member{key: key, val: val})
 		p.skipSpace()
 		if p.pos < len(p.s) && p.s[p.pos] == ',' {
 			p.pos++
@@ -177,34 +195,30 @@ func (p *parser) object() (value, error) {
 		if p.pos < len(p.s) && p.s[p.pos] == '}' {
 			p.pos++
 			p.depth--
-			v.members = append([]member(nil), p.members[base:]...)
-			clear(p.members[base:])
-			p.members = p.members[:base]
-			return v, nil
+			p.t.close(obj, n)
+			return nil
 		}
-		return value{}, p.errorf("unexpected %s, want ',' or '}'", p.what())
+		return p.errorf("unexpected %s, want ',' or '}'", p.what())
 	}
 }
 
-func (p *parser) array() (value, error) {
+func (p *parser) array() error {
 	if err := p.enter(); err != nil {
-		return value{}, err
+		return err
 	}
 	p.pos++ // [
-	v := value{kind: kindArray}
+	arr := p.t.open(kindArray)
 	p.skipSpace()
 	if p.pos < len(p.s) && p.s[p.pos] == ']' {
 		p.pos++
 		p.depth--
-		return v, nil
+		p.t.close(arr, 0)
+		return nil
 	}
-	base := len(p.elems)
-	for {
-		elem, err := p.value()
-		if err != nil {
-			return value{}, err
+	for n := 1; ; n++ {
+		if err := p.value(); err != nil {
+			return err
 		}
-		p.elems = append(p.elems, elem)
 		p.skipSpace()
 		if p.pos < len(p.s) && p.s[p.pos] == ',' {
 			p.pos++
@@ -214,58 +228,69 @@ func (p *parser) array() (value, error) {
 		if p.pos < len(p.s) && p.s[p.pos] == ']' {
 			p.pos++
 			p.depth--
-			v.elems = append([]value(nil), p.elems[base:]...)
-			clear(p.elems[base:])
-			p.elems = p.elems[:base]
-			return v, nil
+			p.t.close(arr, n)
+			return nil
 		}
-		return value{}, p.errorf("unexpected %s, want ',' or ']'", p.what())
+		return p.errorf("unexpected %s, want ',' or ']'", p.what())
 	}
 }
 
-// str reads a string literal and returns its decoded contents. A string
-// without escapes is returned as a substring of the input.
-func (p *parser) str() (string, error) {
+// str reads a string literal and adds it as a node of kind k (a string
+// or a key). A string without escapes is a span of the input.
+func (p *parser) str(k kind) error {
 	p.pos++ // opening quote
 	start := p.pos
-	// Skip a word at a time while no byte of it ends the string, starts an
-	// escape or is a control character.
-	for p.pos+8 <= len(p.s) && !stringStop(load64(p.s[p.pos:])) {
+	// Find the first byte that ends the string, starts an escape or is a
+	// control character a word at a time.
+	for p.pos+8 <= len(p.s) {
+		if m := stringStops(load64(p.s[p.pos:])); m != 0 {
+			p.pos += firstByte(m)
+			break
+		}
 		p.pos += 8
 	}
 	for p.pos < len(p.s) {
 		c := p.s[p.pos]
 		switch {
 		case c == '"':
-			s := p.s[start:p.pos]
+			p.t.nodes = append(p.t.nodes, node{kind: k, raw: true, a: int32(start), b: int32(p.pos)})
 			p.pos++
-			return s, nil
+			return nil
 		case c == '\\':
-			return p.escapedStr(start)
+			return p.escapedStr(k, start)
 		case c < 0x20:
-			return "", p.errorf("control character %q in a string", c)
+			return p.errorf("control character %q in a string", c)
 		}
 		p.pos++
 	}
-	return "", p.errorf("unterminated string")
+	return p.errorf("unterminated string")
 }
 
 // escapedStr finishes reading a string that has escapes, from the first
-// backslash; start is where the string's contents begin.
-func (p *parser) escapedStr(start int) (string, error) {
-	var b strings.Builder
-	b.WriteString(p.s[start:p.pos])
+// backslash, decoding its contents onto the tape's buffer; start is where
+// the string's contents begin.
+func (p *parser) escapedStr(k kind, start int) error {
+	b := p.t.buf
+	first := len(b)
+	b = append(b, p.s[start:p.pos]...)
+	defer func() { p.t.buf = b }()
 	for p.pos < len(p.s) {
 		c := p.s[p.pos]
 		switch {
 		case c == '"':
 			p.pos++
-			return b.String(), nil
+			p.t.nodes = append(p.t.nodes, node{kind: k, esc: true, a: int32(first), b: int32(len(b))})
+			return nil
 		case c < 0x20:
-			return "", p.errorf("control character %q in a string", c)
+			return p.errorf("control character %q in a string", c)
 		case c != '\\':
-			b.WriteByte(c)
-			p.pos++
+			// Copy up to the next quote, backslash or control byte at once.
+			i := p.pos + 1
+			for i < len(p.s) && p.s[i] >= 0x20 && p.s[i] != '"' && p.s[i] != '\\' {
+				i++
+			}
+			b = append(b, p.s[p.pos:i]...)
+			p.pos = i
 			continue
 		}
 		if p.pos+1 >= len(p.s) {
@@ -275,29 +300,29 @@ func (p *parser) escapedStr(start int) (string, error) {
 		p.pos += 2
 		switch e {
 		case '"', '\\', '/':
-			b.WriteByte(e)
+			b = append(b, e)
 		case 'b':
-			b.WriteByte('\b')
+			b = append(b, '\b')
 		case 'f':
-			b.WriteByte('\f')
+			b = append(b, '\f')
 		case 'n':
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		case 'r':
-			b.WriteByte('\r')
+			b = append(b, '\r')
 		case 't':
-			b.WriteByte('\t')
+			b = append(b, '\t')
 		case 'u':
 			r, err := p.unicodeEscape()
 			if err != nil {
-				return "", err
+				return err
 			}
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
 		default:
 			p.pos -= 2
-			return "", p.errorf("invalid escape \\%c", e)
+			return p.errorf("invalid escape \\%c", e)
 		}
 	}
-	return "", p.errorf("unterminated string")
+	return p.errorf("unterminated string")
 }
 
 // unicodeEscape reads the hex digits of a \u escape (the "\u" already

@@ -60,32 +60,47 @@ func Classify(text string) Shape {
 // its parsed content.
 type doc struct {
 	shape   Shape
-	json    value   // the parsed JSON, for the JSON shapes
+	json    tape    // the parsed JSON, for the JSON shapes
 	inexact bool    // the JSON has a string no encoder can reproduce exactly
 	table   mdTable // the cells, for MarkdownTable
 }
 
 // inspect classifies text and keeps what it parsed doing so.
 func inspect(text string) doc {
+	var d doc
+	d.inspect(text)
+	return d
+}
+
+// inspect is the function inspect reusing d's memory.
+func (d *doc) inspect(text string) {
+	d.shape, d.inexact, d.table = "", false, nil
+	d.json.reset("")
 	switch {
 	case len(text) > MaxBytes:
-		return doc{shape: Unknown}
+		d.shape = Unknown
+		return
 	case isBinary(text):
-		return doc{shape: Binary}
+		d.shape = Binary
+		return
 	}
 	trimmed := strings.TrimSpace(text)
 	if trimmed == "" {
-		return doc{shape: Empty}
+		d.shape = Empty
+		return
 	}
 	if looksLikeJSON(trimmed) {
-		if v, inexact, err := parseJSON(text); err == nil {
-			return doc{shape: jsonShape(&v), json: v, inexact: inexact}
+		if inexact, err := d.json.parse(text); err == nil {
+			d.shape, d.inexact = jsonShape(&d.json, 0), inexact
+			return
 		}
+		d.json.reset("")
 	}
 	if t, ok := parseMarkdownTable(text); ok {
-		return doc{shape: MarkdownTable, table: t}
+		d.shape, d.table = MarkdownTable, t
+		return
 	}
-	return doc{shape: textShape(text)}
+	d.shape = textShape(text)
 }
 
 // looksLikeJSON reports whether trimmed text starts and ends the way a
@@ -103,17 +118,17 @@ func looksLikeJSON(trimmed string) bool {
 	return isNumber(trimmed) || trimmed == "true" || trimmed == "false" || trimmed == "null"
 }
 
-// jsonShape returns the shape of a parsed JSON value.
-func jsonShape(v *value) Shape {
-	switch v.kind {
+// jsonShape returns the shape of value node i.
+func jsonShape(t *tape, i int) Shape {
+	switch t.nodes[i].kind {
 	case kindArray:
-		return arrayShape(v)
+		return arrayShape(t, i)
 	case kindObject:
-		if wrappedArray(v) >= 0 {
+		if wrappedArray(t, i) >= 0 {
 			return JSONWrapperArray
 		}
-		for i := range v.members {
-			if v.members[i].val.isContainer() {
+		for m := range t.members(i) {
+			if t.isContainer(m + 1) {
 				return JSONObjectNested
 			}
 		}
@@ -122,10 +137,11 @@ func jsonShape(v *value) Shape {
 	return JSONScalar
 }
 
-func arrayShape(v *value) Shape {
-	objects, scalars := 0, 0
-	for i := range v.elems {
-		switch v.elems[i].kind {
+// arrayShape returns the shape of array node i.
+func arrayShape(t *tape, i int) Shape {
+	n, objects, scalars := t.count(i), 0, 0
+	for e := range t.elems(i) {
+		switch t.nodes[e].kind {
 		case kindObject:
 			objects++
 		case kindArray:
@@ -133,7 +149,7 @@ func arrayShape(v *value) Shape {
 			scalars++
 		}
 	}
-	switch n := len(v.elems); {
+	switch {
 	case n > 0 && objects == n:
 		return JSONArrayObjects
 	case scalars == n:
@@ -142,44 +158,52 @@ func arrayShape(v *value) Shape {
 	return JSONArrayMixed
 }
 
-// wrappedArray returns the index of the member of object v that makes it
-// a wrapper: its biggest member, by compact JSON length, when that member
-// is a non-empty array of objects. It returns -1 when v is no wrapper.
-func wrappedArray(v *value) int {
+// wrappedArray returns the index of the key node of the member of object
+// node i that makes it a wrapper: its biggest member, by compact JSON
+// length, when that member is a non-empty array of objects. It returns -1
+// when the object is no wrapper.
+func wrappedArray(t *tape, i int) int {
 	best, bestLen := -1, -1
-	for i := range v.members {
-		if n := compactLen(&v.members[i].val); n > bestLen {
-			best, bestLen = i, n
+	for m := range t.members(i) {
+		if n := compactLen(t, m+1); n > bestLen {
+			best, bestLen = m, n
 		}
 	}
-	if best < 0 || v.members[best].val.kind != kindArray || arrayShape(&v.members[best].val) != JSONArrayObjects {
+	if best < 0 || t.nodes[best+1].kind != kindArray || arrayShape(t, best+1) != JSONArrayObjects {
 		return -1
 	}
 	return best
 }
 
-// compactLen returns the length of v as compact JSON, counting each
-// string's contents as if nothing needed escaping.
-func compactLen(v *value) int {
-	switch v.kind {
-	case kindNull, kindTrue:
-		return 4
-	case kindFalse:
-		return 5
-	case kindNumber:
-		return len(v.text)
-	case kindString:
-		return len(v.text) + 2
-	case kindArray:
-		n := 1 + len(v.elems)
-		for i := range v.elems {
-			n += compactLen(&v.elems[i])
-		}
-		return n
+// sizeHint returns about the bytes value node i takes as compact JSON, to
+// size buffers: the length of the parsed text for the whole document,
+// which costs nothing to know, else compactLen.
+func sizeHint(t *tape, i int) int {
+	if i == 0 {
+		return len(t.src)
 	}
-	n := 1 + len(v.members)
-	for i := range v.members {
-		n += len(v.members[i].key) + 3 + compactLen(&v.members[i].val)
+	return compactLen(t, i)
+}
+
+// compactLen returns the length of value node i as compact JSON, counting
+// each string's contents as if nothing needed escaping.
+func compactLen(t *tape, i int) int {
+	n := 0
+	for _, x := range t.nodes[i:t.end(i)] {
+		switch x.kind {
+		case kindNull, kindTrue:
+			n += 4
+		case kindFalse:
+			n += 5
+		case kindNumber:
+			n += int(x.b - x.a)
+		case kindString:
+			n += int(x.b-x.a) + 2 // quotes
+		case kindKey:
+			n += int(x.b-x.a) + 3 // quotes and colon
+		default:
+			n += 1 + int(x.a) // brackets, and commas between the children
+		}
 	}
 	return n
 }

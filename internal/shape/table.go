@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // EncoderTable names the table encoder: an array of objects as a line giving the
@@ -38,32 +37,47 @@ import (
 // contradicting ways, or repeat a key, has no table.
 const EncoderTable = "table"
 
-// encodeTable writes a JSON array of objects as a table.
-func encodeTable(v *value) (string, bool) {
-	if v.kind != kindArray || arrayShape(v) != JSONArrayObjects {
+// encodeTable writes array node i, of objects, as a table.
+func encodeTable(t *tape, i int) (string, bool) {
+	if t.nodes[i].kind != kindArray || arrayShape(t, i) != JSONArrayObjects {
 		return "", false
 	}
-	cols, ok := tableColumns(v)
+	cols, ok := tableColumns(t, i)
 	if !ok {
 		return "", false
 	}
-	dst := make([]byte, 0, compactLen(v)*3/4)
-	dst = appendRowCount(dst, len(v.elems))
-	dst = appendTable(dst, v, cols)
+	dst := make([]byte, 0, sizeHint(t, i)*3/4)
+	dst = appendRowCount(dst, t.count(i))
+	dst = appendTable(dst, t, i, cols)
 	return string(dst), true
 }
 
 // decodeTable reads a table written by encodeTable.
-func decodeTable(text string) (value, error) {
-	lines := strings.Split(text, "\n")
-	key, n, ok := blockLine(lines[0])
-	if !ok || key != "" {
-		return value{}, fmt.Errorf("table: first line %q is not [rows]:", clip(lines[0]))
+func decodeTable(text string) (tape, error) {
+	var t tape
+	err := t.decodeTable(text)
+	return t, err
+}
+
+// decodeTable makes t the tape of the table text, reusing t's memory.
+func (t *tape) decodeTable(text string) error {
+	t.reset(text)
+	lines := splitLines(text)
+	p := parser{t: t}
+	first := text[:lines[0].end]
+	n, ok := blockLine(&p, first, 0)
+	if !ok || len(t.nodes) > 0 && t.nodes[0].a != t.nodes[0].b {
+		return fmt.Errorf("table: first line %q is not [rows]:", clip(first))
 	}
+	t.nodes = t.nodes[:0] // an empty quoted key, if any
 	if len(lines) != n+2 {
-		return value{}, fmt.Errorf("table: %d rows announced, %d lines follow the header", n, len(lines)-2)
+		return fmt.Errorf("table: %d rows announced, %d lines follow the header", n, len(lines)-2)
 	}
-	return parseTable(lines[1], lines[2:])
+	if err := parseTable(&p, text, lines[1], lines[2:]); err != nil {
+		return err
+	}
+	t.finish()
+	return nil
 }
 
 // A grid is a table's cells as written, row after row: cell k is
@@ -84,16 +98,18 @@ func (g *grid) cell(row, col int) []byte {
 	return g.text[start:g.ends[k]]
 }
 
-// appendTable appends the header line and one line per element of arr.
-func appendTable(dst []byte, arr *value, cols []column) []byte {
-	g := grid{cols: countLeaves(cols), text: make([]byte, 0, compactLen(arr))}
-	g.ends = make([]int, 0, g.cols*len(arr.elems))
-	for i := range arr.elems {
-		g.addRow(&arr.elems[i], cols)
+// appendTable appends the header line and one line per element of array
+// node arr.
+func appendTable(dst []byte, t *tape, arr int, cols []column) []byte {
+	rows := t.count(arr)
+	g := grid{cols: countLeaves(cols), text: make([]byte, 0, sizeHint(t, arr))}
+	g.ends = make([]int, 0, g.cols*rows)
+	for e := range t.elems(arr) {
+		g.addRow(t, e, cols)
 	}
-	same := g.constants(len(arr.elems))
+	same := g.constants(rows)
 	dst, _ = appendHeader(dst, cols, nil, same, 0)
-	for i := range arr.elems {
+	for i := range rows {
 		dst = append(dst, '\n')
 		for j := range g.cols {
 			if j > 0 {
@@ -107,30 +123,30 @@ func appendTable(dst []byte, arr *value, cols []column) []byte {
 	return dst
 }
 
-// addRow writes the cells of object o under cols. The object's members
-// are in column order (tableColumns checked that), so one pass pairs
-// them.
-func (g *grid) addRow(o *value, cols []column) {
-	k := 0
+// addRow writes the cells of object node o under cols. The object's
+// members are in column order (tableColumns checked that), so one pass
+// pairs them.
+func (g *grid) addRow(t *tape, o int, cols []column) {
+	k, end := o+1, t.end(o)
 	for _, c := range cols {
-		var m *member
-		if k < len(o.members) && o.members[k].key == c.key {
-			m = &o.members[k]
-			k++
+		v := -1
+		if k < end && t.text(k) == c.key {
+			v = k + 1
+			k = t.end(v)
 		}
 		switch {
-		case c.group != nil && m != nil && m.val.kind == kindObject:
-			g.addRow(&m.val, c.group)
+		case c.group != nil && v >= 0 && t.nodes[v].kind == kindObject:
+			g.addRow(t, v, c.group)
 		case c.group != nil:
 			for range c.leaves {
-				if m != nil { // null
+				if v >= 0 { // null
 					g.text = append(g.text, "null"...)
 				}
 				g.ends = append(g.ends, len(g.text))
 			}
 		default:
-			if m != nil {
-				g.text = appendCell(g.text, &m.val, true)
+			if v >= 0 {
+				g.text = appendCell(g.text, t, v, true)
 			}
 			g.ends = append(g.ends, len(g.text))
 		}

@@ -1,10 +1,13 @@
 package shape
 
+import "math/bits"
+
 // The scanners test eight bytes at a time where text is mostly plain:
-// long strings, indentation, the binary check. The tests use the classic
-// bit tricks for "has a zero byte" and "has a byte below n" (n ≤ 0x80),
-// which may misreport bytes after the first match but never whether
-// there is one; the callers then look at the bytes one by one.
+// strings, indentation, the binary check. The tests use the classic bit
+// tricks for "has a zero byte" and "has a byte below n" (n ≤ 0x80). Their
+// masks may flag bytes after the first match wrongly (a borrow runs on
+// into the next byte) but never the first: the lowest flagged byte is
+// the first match, and firstByte gives its offset.
 
 const (
 	ones8   = 0x0101010101010101
@@ -12,13 +15,32 @@ const (
 	spaces8 = ones8 * ' '
 )
 
-// stringStop reports whether a byte of the word x is '"', '\\' or below
-// 0x20. It may not say which, and may be wrong about bytes after the
-// first that is, never about whether there is one.
-func stringStop(x uint64) bool {
+// stringStops returns the word x with the high bit set of the first byte
+// that is '"', '\\' or below 0x20, if any, and perhaps of later bytes.
+func stringStops(x uint64) uint64 {
 	quote, backslash := x^(ones8*'"'), x^(ones8*'\\')
-	return ((x-ones8*0x20)&^x|(quote-ones8)&^quote|(backslash-ones8)&^backslash)&highs8 != 0
+	return ((x-ones8*0x20)&^x | (quote-ones8)&^quote | (backslash-ones8)&^backslash) & highs8
 }
+
+// stringStop reports whether a byte of the word x is '"', '\\' or below
+// 0x20.
+func stringStop(x uint64) bool { return stringStops(x) != 0 }
+
+// nonSpaces returns the word x with the high bit set of each byte that is
+// not JSON whitespace (space, tab, line feed, carriage return), exactly.
+func nonSpaces(x uint64) uint64 {
+	return ^(zeroBytes(x^spaces8) | zeroBytes(x^ones8*'\t') | zeroBytes(x^ones8*'\n') | zeroBytes(x^ones8*'\r')) & highs8
+}
+
+// firstByte returns the offset in its word of the first byte flagged in
+// mask, which must not be zero.
+func firstByte(mask uint64) int { return bits.TrailingZeros64(mask) >> 3 }
+
+// isSpace reports whether c is JSON whitespace: space, tab, line feed or
+// carriage return, the bits of spaceSet.
+func isSpace(c byte) bool { return c <= ' ' && spaceSet>>c&1 != 0 }
+
+const spaceSet = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
 
 // load64 reads the first eight bytes of s as a little-endian word; the
 // compiler turns it into one load.

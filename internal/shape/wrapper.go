@@ -17,23 +17,24 @@ package shape
 // remaining members, if any, as kv lines.
 const EncoderWrapper = "wrapper_table"
 
-// encodeWrapper writes a wrapper object as kv lines and a table.
-func encodeWrapper(v *value) (string, bool) {
-	if v.kind != kindObject {
+// encodeWrapper writes object node i, a wrapper, as kv lines and a
+// table.
+func encodeWrapper(t *tape, i int) (string, bool) {
+	if t.nodes[i].kind != kindObject {
 		return "", false
 	}
-	at := wrappedArray(v)
+	at := wrappedArray(t, i)
 	if at < 0 {
 		return "", false
 	}
-	cols, ok := tableColumns(&v.members[at].val)
+	cols, ok := tableColumns(t, at+1)
 	if !ok {
 		return "", false
 	}
-	return string(appendLines(make([]byte, 0, compactLen(v)*3/4), v, at, cols)), true
+	return string(appendLines(make([]byte, 0, sizeHint(t, i)*3/4), t, i, at, cols)), true
 }
 
-// decodeWrapper reads text written by encodeWrapper.
-func decodeWrapper(text string) (value, error) {
-	return parseLines(text, true)
+// decodeWrapper reads text written by encodeWrapper onto t.
+func (t *tape) decodeWrapper(text string) error {
+	return t.parseLines(text, true)
 }

@@ -1,41 +1,66 @@
 package shape
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
-// appendCompact appends v as compact JSON: no whitespace, members in
-// their order, numbers as they were written.
-func appendCompact(dst []byte, v *value) []byte {
-	switch v.kind {
+// appendCompact appends the document t as compact JSON: no whitespace,
+// members in their order, numbers as they were written.
+func appendCompact(dst []byte, t *tape) []byte {
+	dst, _ = t.appendValue(dst, 0)
+	return dst
+}
+
+// appendValue appends value node i as compact JSON and returns the index
+// of the node after it.
+func (t *tape) appendValue(dst []byte, i int) ([]byte, int) {
+	switch n := t.nodes[i]; n.kind {
 	case kindNull:
-		return append(dst, "null"...)
+		return append(dst, "null"...), i + 1
 	case kindTrue:
-		return append(dst, "true"...)
+		return append(dst, "true"...), i + 1
 	case kindFalse:
-		return append(dst, "false"...)
+		return append(dst, "false"...), i + 1
 	case kindNumber:
-		return append(dst, v.text...)
+		return append(dst, t.text(i)...), i + 1
 	case kindString:
-		return appendQuoted(dst, v.text)
+		return t.appendString(dst, i), i + 1
 	case kindArray:
 		dst = append(dst, '[')
-		for i := range v.elems {
-			if i > 0 {
+		j := i + 1
+		for k := range int(n.a) {
+			if k > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendCompact(dst, &v.elems[i])
+			dst, j = t.appendValue(dst, j)
 		}
-		return append(dst, ']')
+		return append(dst, ']'), j
 	}
 	dst = append(dst, '{')
-	for i := range v.members {
-		if i > 0 {
+	j := i + 1
+	for k := range int(t.nodes[i].a) {
+		if k > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendQuoted(dst, v.members[i].key)
+		dst = t.appendString(dst, j)
 		dst = append(dst, ':')
-		dst = appendCompact(dst, &v.members[i].val)
+		dst, j = t.appendValue(dst, j+1)
 	}
-	return append(dst, '}')
+	return append(dst, '}'), j
+}
+
+// appendString appends string or key node i as a JSON string literal. A
+// raw string needs an escape only for U+2028 or U+2029, whose encodings
+// start with the byte 0xE2; without one it is copied as it is.
+func (t *tape) appendString(dst []byte, i int) []byte {
+	s := t.text(i)
+	if t.nodes[i].raw && strings.IndexByte(s, 0xE2) < 0 {
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	return appendQuoted(dst, s)
 }
 
 const hexDigits = "0123456789abcdef"

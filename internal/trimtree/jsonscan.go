@@ -59,15 +59,34 @@ func scanJSON(s string) ([]array, bool) {
 	return p.arrays, true
 }
 
-// space skips JSON whitespace from i.
+// space skips JSON whitespace from i. Most tokens follow each other
+// without any: a test small enough to be inlined passes over them (every
+// whitespace byte is below '!').
 func (p *scanner) space(i int) int {
-	for i < len(p.s) {
-		switch p.s[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
+	if i < len(p.s) && p.s[i] <= ' ' {
+		return p.spaces(i)
+	}
+	return i
+}
+
+// spaces skips a run of whitespace from i. Pretty-printed JSON has a line
+// break and an indentation between tokens, whose end is found a word at a
+// time.
+func (p *scanner) spaces(i int) int {
+	if !isSpace(p.s[i]) {
+		return i
+	}
+	if i++; i < len(p.s) && p.s[i] > ' ' {
+		return i // one space, as after a colon
+	}
+	for i+8 <= len(p.s) {
+		if m := nonSpaces(load64(p.s[i:])); m != 0 {
+			return i + firstByte(m)
 		}
+		i += 8
+	}
+	for i < len(p.s) && isSpace(p.s[i]) {
+		i++
 	}
 	return i
 }
@@ -203,6 +222,18 @@ func (p *scanner) field(i, depth int, path, key string, wrap bool) (int, bool) {
 func (p *scanner) str(i int) (int, bool) {
 	s := p.s
 	for i++; i < len(s); {
+		// Find the first byte that ends the string, starts an escape or
+		// is a control character a word at a time.
+		for i+8 <= len(s) {
+			if m := stringStops(load64(s[i:])); m != 0 {
+				i += firstByte(m)
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '"':
 			return i + 1, true

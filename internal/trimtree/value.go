@@ -30,6 +30,9 @@ type scorer struct {
 	// lower-cased and stemmed.
 	heads2 [utf8.RuneSelf * utf8.RuneSelf / 64]uint64
 	heads3 [1 << 16 / 64]uint64
+	// pairs marks the first two bytes of every signal term that starts
+	// with two ASCII bytes: one load passes over almost every part.
+	pairs [utf8.RuneSelf * utf8.RuneSelf / 64]uint64
 
 	// state of the item being scanned
 	item int   // 1 + its index
@@ -106,6 +109,42 @@ func (s *scorer) values(l *list) []float64 {
 	return v
 }
 
+// Byte classes for scan: a byte is in a word when its class is not
+// classOther. classHigh is any byte of a multi-byte UTF-8 character, in a
+// word when the character is a letter or a digit. A word whose bytes are
+// all classLower, or all classDigit, is one identifier part.
+const (
+	classOther = 0
+	classLower = 1 << iota
+	classUpper
+	classDigit
+	classUnderscore
+	classHigh
+	classBackslash // in no word; in JSON text, it starts an escape
+
+	classWord = classLower | classUpper | classDigit | classUnderscore | classHigh
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch b := byte(c); {
+		case isLower(b):
+			t[c] = classLower
+		case isUpper(b):
+			t[c] = classUpper
+		case isDigit(b):
+			t[c] = classDigit
+		case b == '_':
+			t[c] = classUnderscore
+		case b >= utf8.RuneSelf:
+			t[c] = classHigh
+		case b == '\\':
+			t[c] = classBackslash
+		}
+	}
+	return t
+}()
+
 // scan finds the signal terms of one item's text. Words are runs of
 // letters, digits and underscores, as for package terms; in JSON text a
 // backslash escape ends a word and is skipped, so that "line\nnext" gives
@@ -113,61 +152,78 @@ func (s *scorer) values(l *list) []float64 {
 func (s *scorer) scan(text string, isJSON bool) {
 	i := 0
 	for i < len(text) {
-		c := text[i]
-		if c < utf8.RuneSelf && !isWordByte(c) {
-			if c == '\\' && isJSON {
+		// Pass over the bytes between words.
+		for i < len(text) && byteClass[text[i]] == classOther {
+			i++
+		}
+		if i == len(text) {
+			break
+		}
+		if byteClass[text[i]] == classBackslash {
+			if isJSON {
 				i += max(escapeLen(text[i:]), 1)
 			} else {
 				i++
 			}
 			continue
 		}
-		start, lower, ascii := i, true, true
-	word:
+		start := i
+		// Most words are lower-case letters only: take them in a tight
+		// loop, then the rest of the word, if any, byte by byte.
+		for i < len(text) && byteClass[text[i]] == classLower {
+			i++
+		}
+		var seen uint8 // the classes of the word's bytes
+		if i > start {
+			seen = classLower
+		}
 		for i < len(text) {
-			c := text[i]
-			switch {
-			case isLower(c):
-				i++
-			case isUpper(c) || isDigit(c) || c == '_':
-				lower = false
-				i++
-			case c < utf8.RuneSelf:
-				break word
-			default:
+			c := byteClass[text[i]]
+			if c&classWord == 0 {
+				break
+			}
+			if c == classHigh {
 				r, size := utf8.DecodeRuneInString(text[i:])
 				if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-					break word
+					break
 				}
-				ascii, lower = false, false
-				i += size
+				i += size - 1
 			}
+			seen |= c
+			i++
 		}
 		if i == start { // a character that is neither letter nor digit
 			_, size := utf8.DecodeRuneInString(text[i:])
 			i += size
 			continue
 		}
-		s.word(text[start:i], lower, ascii)
+		w := text[start:i]
+		if seen == classLower || seen == classDigit {
+			// One part, already lower-case: most are passed over on the
+			// pairs bitmap alone.
+			if len(w) >= 2 && s.pairs[pairIndex(w[0], w[1])/64]&(1<<(pairIndex(w[0], w[1])%64)) != 0 && s.mayBe(w) {
+				s.part(w)
+			}
+			continue
+		}
+		s.word(w, seen)
 	}
 }
 
-// word splits one word into identifier parts, as terms.SplitIdentifier
-// does, without allocating for ASCII words. Most words are lower-case
-// ASCII, a single part, and most of those are passed over on their first
-// two bytes.
-func (s *scorer) word(w string, lower, ascii bool) {
-	switch {
-	case lower:
-		if len(w) >= 2 && s.mayBe(w) {
-			s.part(w)
-		}
-	case ascii:
+// pairIndex returns the index of the bit of pairs or heads2 for two ASCII
+// bytes.
+func pairIndex(c0, c1 byte) int { return int(c0)*utf8.RuneSelf + int(c1) }
+
+// word splits one word of more than one class of bytes (seen) into
+// identifier parts, as terms.SplitIdentifier does, without allocating for
+// ASCII words, and records the signal terms they stand for.
+func (s *scorer) word(w string, seen uint8) {
+	if seen&classHigh == 0 {
 		splitASCII(w, s.part)
-	default:
-		for _, p := range terms.SplitIdentifier(w) {
-			s.part(p)
-		}
+		return
+	}
+	for _, p := range terms.SplitIdentifier(w) {
+		s.part(p)
 	}
 }
 
@@ -220,6 +276,10 @@ func (s *scorer) part(p string) {
 
 // mark records the start of a signal term in heads2 or heads3.
 func (s *scorer) mark(t string) {
+	if len(t) >= 2 && t[0] < utf8.RuneSelf && t[1] < utf8.RuneSelf {
+		h := pairIndex(t[0], t[1])
+		s.pairs[h/64] |= 1 << (h % 64)
+	}
 	switch {
 	case len(t) == 2 && t[0] < utf8.RuneSelf && t[1] < utf8.RuneSelf:
 		h := int(t[0])*utf8.RuneSelf + int(t[1])
@@ -237,16 +297,19 @@ func (s *scorer) mayBe(p string) bool {
 	if c0 >= utf8.RuneSelf || c1 >= utf8.RuneSelf {
 		return true
 	}
+	h := pairIndex(c0, c1)
+	if s.pairs[h/64]&(1<<(h%64)) == 0 {
+		return false
+	}
 	if len(p) == 2 {
-		h := int(c0)*utf8.RuneSelf + int(c1)
 		return s.heads2[h/64]&(1<<(h%64)) != 0
 	}
 	c2 := toLower(p[2])
 	if c2 >= utf8.RuneSelf {
 		return true
 	}
-	h := head3(c0, c1, c2)
-	return s.heads3[h/64]&(1<<(h%64)) != 0
+	h3 := head3(c0, c1, c2)
+	return s.heads3[h3/64]&(1<<(h3%64)) != 0
 }
 
 // head3 hashes three ASCII bytes to an index of heads3.
@@ -256,14 +319,11 @@ func head3(c0, c1, c2 byte) int {
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
-// isWordByte reports whether an ASCII byte belongs to a word.
-func isWordByte(c byte) bool { return isLower(c|0x20) || isDigit(c) || c == '_' }
-
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
 
 func toLower(c byte) byte {
 	if isUpper(c) {
-		return c + 'a' - 'A'
+		return c | 0x20
 	}
 	return c
 }

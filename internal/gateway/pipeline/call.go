@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -66,13 +67,11 @@ const (
 // without repeats, at most maxArgWords of them.
 func argWords(args json.RawMessage) []string {
 	var words []string
-	seen := map[string]bool{}
 	add := func(text string) {
-		for _, f := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
-			if len(words) >= maxArgWords || len(f) > maxWordLength || seen[f] {
+		for f := range strings.FieldsFuncSeq(text, notWordRune) {
+			if len(words) >= maxArgWords || len(f) > maxWordLength || slices.Contains(words, f) {
 				continue
 			}
-			seen[f] = true
 			words = append(words, f)
 		}
 	}
@@ -81,6 +80,10 @@ func argWords(args json.RawMessage) []string {
 		v := s[start:end]
 		switch v[0] {
 		case '"':
+			if strings.IndexByte(v, '\\') < 0 {
+				add(v[1 : len(v)-1]) // no escapes: the contents as written
+				return
+			}
 			var str string
 			if json.Unmarshal([]byte(v), &str) == nil {
 				add(str)
@@ -95,3 +98,6 @@ func argWords(args json.RawMessage) []string {
 	}
 	return words
 }
+
+// notWordRune reports whether r separates the words of an argument.
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }

@@ -47,7 +47,7 @@ func (Dedup) After(_ context.Context, t *Turn) error {
 // dedup replaces tx by a reference to an identical or near-identical
 // recent text, or remembers it.
 func dedup(t *Turn, tx *Text) {
-	sum := sha256.Sum256([]byte(tx.Upstream))
+	sum := textSum(tx.Upstream)
 	s := t.sess
 	s.mu.Lock()
 	if e := s.findLocked(sum, len(tx.Upstream)); e != nil {
@@ -84,6 +84,22 @@ func dedup(t *Turn, tx *Text) {
 	}
 	tx.entry = e
 	s.add(e, t.p.opts.DedupWindow)
+}
+
+// textSum returns the SHA-256 of text. It hashes through a small buffer,
+// since converting a long text to a []byte for sha256.Sum256 would copy
+// it whole.
+func textSum(text string) [sha256.Size]byte {
+	h := sha256.New()
+	buf := make([]byte, min(len(text), 8<<10))
+	for len(text) > 0 {
+		n := copy(buf, text)
+		h.Write(buf[:n])
+		text = text[n:]
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // replace makes tx a reference line.

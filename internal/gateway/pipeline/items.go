@@ -15,10 +15,11 @@ import (
 // selection of a JSON document is valid JSON with the same wrapper.
 //
 // trimtree reports which items it kept (Result.Kept) but not the items
-// themselves; listOf finds them again from Result.Path and Result.Format,
-// and accepts the list only if rendering the kept items reproduces
-// Result.Text byte for byte, so that winnow__more pages are exactly the
-// items the agent did not see.
+// themselves; listOf finds them again from Result.Path and Result.Format
+// (for JSON with a locator that follows the path through text trimtree
+// has validated, locate.go), and accepts the list only if rendering the
+// kept items reproduces Result.Text byte for byte, so that winnow__more
+// pages are exactly the items the agent did not see.
 type itemList struct {
 	text   string
 	format string
@@ -68,31 +69,6 @@ func lineItems(text string) []span {
 		items = append(items, span{start, start + i})
 		start += i + 1
 	}
-}
-
-// arrayItems returns the element ranges of the array at path (as trimtree
-// writes paths: object fields only, "" for the root).
-func arrayItems(text, path string) ([]span, error) {
-	var want []pathPart
-	if path != "" {
-		var n int
-		var ok bool
-		want, n, ok = parsePath(path)
-		if !ok || n != len(path) {
-			return nil, errors.New("unreadable array path")
-		}
-	}
-	var items []span
-	var w *jsonWalk
-	w = &jsonWalk{s: text, element: func(start, end int) {
-		if matches(w.path[:len(w.path)-1], want) {
-			items = append(items, span{start, end})
-		}
-	}}
-	if err := w.run(); err != nil {
-		return nil, err
-	}
-	return items, nil
 }
 
 func (l *itemList) prefix() string { return l.text[:l.items[0].start] }

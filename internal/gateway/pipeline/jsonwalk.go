@@ -58,17 +58,7 @@ func (w *jsonWalk) run() error {
 	return nil
 }
 
-func (w *jsonWalk) space(i int) int {
-	for i < len(w.s) {
-		switch w.s[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
+func (w *jsonWalk) space(i int) int { return skipSpace(w.s, i) }
 
 func (w *jsonWalk) value(i, depth int) (int, bool) {
 	if i >= len(w.s) {
@@ -177,6 +167,9 @@ func (w *jsonWalk) object(i, depth int) (int, bool) {
 func (w *jsonWalk) str(i int) (int, bool) {
 	s := w.s
 	for i++; i < len(s); {
+		if i = stringStop(s, i); i >= len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '"':
 			return i + 1, true

@@ -77,11 +77,10 @@ func (p *Pipeline) After(ctx context.Context, c *Call, res *mcp.CallToolResult) 
 // lists the result's text contents.
 func (p *Pipeline) turn(c *Call, res *mcp.CallToolResult) *Turn {
 	t := &Turn{Call: c, Result: res, p: p, sess: p.sessions.get(c.Session)}
-	var words []string
 	if c.Tool != MoreToolName {
-		words = argWords(c.Args)
+		t.words = argWords(c.Args)
 	}
-	t.seq, t.recent = t.sess.begin(words)
+	t.seq, t.recent = t.sess.begin(t.words)
 	for i, ct := range res.Content {
 		if tc, ok := ct.(*mcp.TextContent); ok && tc != nil {
 			t.Texts = append(t.Texts, &Text{Upstream: tc.Text, Text: tc.Text, index: i})

@@ -31,8 +31,29 @@ type Turn struct {
 	p      *Pipeline
 	sess   *session
 	seq    int      // the call's number in its session
+	words  []string // argument words of this call
 	recent []string // argument words of the session's calls before this one
+	// counted remembers the token counts of the long texts counted in
+	// this turn (see count).
+	counted []counted
 }
+
+// A counted text and its token count.
+type counted struct {
+	text   string
+	tokens int
+}
+
+// Texts of at least memoBytes are remembered once counted, the last
+// memoTexts of them. The stages and the packages they call count some
+// long texts more than once in a turn (the upstream text in Encode and
+// again in Trim, a trimmed view in trimtree and again when it is encoded);
+// short texts (trimtree's items) are counted once each and would only
+// push the long ones out.
+const (
+	memoBytes = 1 << 10
+	memoTexts = 8
+)
 
 // A Text is one text content of a result as the stages rewrite it.
 type Text struct {
@@ -85,8 +106,27 @@ func (tx *Text) rendered() string {
 	return s + "\n" + tx.Hint
 }
 
-// count counts tokens with the pipeline's counter.
-func (t *Turn) count(s string) int { return t.p.opts.Counter.Count(s) }
+// count counts tokens with the pipeline's counter. A long text counted
+// before in the same turn is not counted again: a counter's count is a
+// function of the text alone, and comparing a text with a remembered one
+// costs far less than counting it (texts of different lengths differ at
+// once, and the same string at the same address is equal at once).
+func (t *Turn) count(s string) int {
+	if len(s) < memoBytes {
+		return t.p.opts.Counter.Count(s)
+	}
+	for _, c := range t.counted {
+		if c.text == s {
+			return c.tokens
+		}
+	}
+	n := t.p.opts.Counter.Count(s)
+	if len(t.counted) == memoTexts {
+		t.counted = append(t.counted[:0], t.counted[1:]...)
+	}
+	t.counted = append(t.counted, counted{s, n})
+	return n
+}
 
 // textTokens returns the tokens of tx.Text, counting them if no stage has.
 func (t *Turn) textTokens(tx *Text) int {

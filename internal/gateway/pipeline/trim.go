@@ -74,7 +74,7 @@ func trimText(t *Turn, tx *Text, budget, n int) error {
 		src = tx.Upstream
 		ratio = float64(n) / float64(max(t.upstreamTokens(tx), 1))
 	}
-	sig := trimtree.Signals{Args: argWords(t.Call.Args), Recent: t.recent}
+	sig := trimtree.Signals{Args: t.words, Recent: t.recent}
 	var res trimtree.Result
 	var view string
 	var vn int
