@@ -9,13 +9,14 @@ import (
 
 // TestDependencyRules enforces the layering of ARCHITECTURE.md: the
 // vocabulary packages import only the standard library (and their one
-// chosen module), and no package imports cli.
+// chosen module), the "never" edges hold, and no package imports cli.
 func TestDependencyRules(t *testing.T) {
 	const mod = "github.com/winnowhq/winnow/"
 	allowed := map[string][]string{
 		"internal/symbol": nil,
 		"internal/tokens": {"github.com/tiktoken-go/tokenizer"},
 		"internal/config": {"github.com/BurntSushi/toml"},
+		"internal/chat":   nil,
 	}
 	for pkg, extra := range allowed {
 		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, mod+pkg).Output()
@@ -26,6 +27,27 @@ func TestDependencyRules(t *testing.T) {
 			std := !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
 			if !std && !slices.Contains(extra, imp) {
 				t.Errorf("%s must not import %s", pkg, imp)
+			}
+		}
+	}
+	// never: the package on the left must not depend on the one on the
+	// right, directly or through others.
+	never := [][2]string{
+		{"internal/compact", "internal/llmproxy"},
+		{"internal/retrieve", "internal/mcpserver"},
+		{"internal/chat", "internal/compact"},
+		{"internal/shape", "internal/gateway"},
+		{"internal/trimtree", "internal/gateway"},
+		{"internal/store", "internal/telescope"},
+	}
+	for _, e := range never {
+		out, err := exec.Command("go", "list", "-deps", mod+e[0]).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", e[0], err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == mod+e[1] || strings.HasPrefix(dep, mod+e[1]+"/") {
+				t.Errorf("%s depends on %s; it must not", e[0], dep)
 			}
 		}
 	}
