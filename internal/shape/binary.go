@@ -3,6 +3,8 @@ package shape
 import (
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/winnowhq/winnow/internal/swar"
 )
 
 // isBinary reports whether text is not valid UTF-8, holds a NUL byte, or
@@ -14,11 +16,11 @@ func isBinary(text string) bool {
 	}
 	controls, i := 0, 0
 	for ; i+8 <= len(text); i += 8 {
-		x := load64(text[i:])
-		if !hasControl(x) {
+		x := swar.Load64(text[i:])
+		if !swar.HasControl(x) {
 			continue
 		}
-		if zeroBytes(x) != 0 {
+		if swar.ZeroBytes(x) != 0 {
 			return true
 		}
 		controls += bits.OnesCount64(controlBytes(x))
@@ -32,12 +34,12 @@ func isBinary(text string) bool {
 
 // controlBytes returns the word x with the high bit of each byte set that
 // is a control character counted by isBinary: below 0x20 but not tab,
-// line feed, form feed or carriage return, or DEL. Unlike hasControl it
+// line feed, form feed or carriage return, or DEL. Unlike swar.HasControl it
 // is exact for every byte: no borrow crosses from one byte to the next.
 func controlBytes(x uint64) uint64 {
 	// (b|0x80)-0x20 keeps its high bit exactly when b >= 0x20; bytes of
 	// 0x80 and above are dropped by &^x.
-	below := ^((x | highs8) - ones8*0x20) &^ x & highs8
+	below := ^((x | swar.Highs8) - swar.Ones8*0x20) &^ x & swar.Highs8
 	space := equalBytes(x, '\t') | equalBytes(x, '\n') | equalBytes(x, '\f') | equalBytes(x, '\r')
 	return below&^space | equalBytes(x, 0x7f)
 }
@@ -45,16 +47,7 @@ func controlBytes(x uint64) uint64 {
 // equalBytes returns the word x with the high bit set of each byte that
 // is c, and no other bit.
 func equalBytes(x uint64, c byte) uint64 {
-	return zeroBytes(x ^ ones8*uint64(c))
-}
-
-// zeroBytes returns the word x with the high bit set of each byte that is
-// zero, and no other bit: (y&0x7f)+0x7f keeps a byte's high bit clear
-// exactly when its low seven bits are zero, and cannot carry into the
-// next byte.
-func zeroBytes(x uint64) uint64 {
-	const lows8 = ones8 * 0x7f
-	return ^((x&lows8 + lows8) | x) & highs8
+	return swar.ZeroBytes(x ^ swar.Ones8*uint64(c))
 }
 
 // countControls counts the control characters in s that make text

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/winnowhq/winnow/internal/swar"
 )
 
 // TestControlBytes holds the word-at-a-time control count to
@@ -17,11 +19,11 @@ func TestControlBytes(t *testing.T) {
 			b[i] = alphabet[r.IntN(len(alphabet))]
 		}
 		s := string(b)
-		x := load64(s)
+		x := swar.Load64(s)
 		want := countControls(s)
 		hasNUL := strings.IndexByte(s, 0) >= 0
-		if (zeroBytes(x) != 0) != hasNUL {
-			t.Fatalf("%q: zeroBytes %x, NUL %v", s, zeroBytes(x), hasNUL)
+		if (swar.ZeroBytes(x) != 0) != hasNUL {
+			t.Fatalf("%q: ZeroBytes %x, NUL %v", s, swar.ZeroBytes(x), hasNUL)
 		}
 		if hasNUL {
 			continue
@@ -29,8 +31,8 @@ func TestControlBytes(t *testing.T) {
 		if got := popcount(controlBytes(x)); got != want {
 			t.Fatalf("%q: controlBytes counts %d, countControls %d", s, got, want)
 		}
-		if want > 0 && !hasControl(x) {
-			t.Fatalf("%q: hasControl misses a control byte", s)
+		if want > 0 && !swar.HasControl(x) {
+			t.Fatalf("%q: HasControl misses a control byte", s)
 		}
 	}
 }

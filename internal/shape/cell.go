@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/winnowhq/winnow/internal/swar"
 )
 
 // errAbsent is returned for a table cell that is empty: the row's object
@@ -54,7 +56,7 @@ func bareString(s string, inRow bool) bool {
 func printable(s string) bool {
 	i := 0
 	for i+8 <= len(s) {
-		if x := load64(s[i:]); hasControl(x) || x&highs8 != 0 {
+		if x := swar.Load64(s[i:]); swar.HasControl(x) || x&swar.Highs8 != 0 {
 			break
 		}
 		i += 8

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/winnowhq/winnow/internal/swar"
 )
 
 // maxDepth bounds the nesting of arrays and objects the parser accepts, as
@@ -94,7 +96,7 @@ func (p *parser) skipSpace() {
 // line break and an indentation between tokens: it finds their end a
 // word at a time.
 func (p *parser) skipSpaces() {
-	if !isSpace(p.s[p.pos]) {
+	if !swar.IsSpace(p.s[p.pos]) {
 		return
 	}
 	p.pos++
@@ -102,13 +104,13 @@ func (p *parser) skipSpaces() {
 		return // one space, as after a colon
 	}
 	for p.pos+8 <= len(p.s) {
-		if m := nonSpaces(load64(p.s[p.pos:])); m != 0 {
-			p.pos += firstByte(m)
+		if m := swar.NonSpaces(swar.Load64(p.s[p.pos:])); m != 0 {
+			p.pos += swar.FirstByte(m)
 			return
 		}
 		p.pos += 8
 	}
-	for p.pos < len(p.s) && isSpace(p.s[p.pos]) {
+	for p.pos < len(p.s) && swar.IsSpace(p.s[p.pos]) {
 		p.pos++
 	}
 }
@@ -243,8 +245,8 @@ func (p *parser) str(k kind) error {
 	// Find the first byte that ends the string, starts an escape or is a
 	// control character a word at a time.
 	for p.pos+8 <= len(p.s) {
-		if m := stringStops(load64(p.s[p.pos:])); m != 0 {
-			p.pos += firstByte(m)
+		if m := swar.StringStops(swar.Load64(p.s[p.pos:])); m != 0 {
+			p.pos += swar.FirstByte(m)
 			break
 		}
 		p.pos += 8

@@ -3,6 +3,8 @@ package shape
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/winnowhq/winnow/internal/swar"
 )
 
 // appendCompact appends the document t as compact JSON: no whitespace,
@@ -77,7 +79,7 @@ func appendQuoted(dst []byte, s string) []byte {
 		// Copy a word at a time while it is plain ASCII with nothing to
 		// escape.
 		for i+8 <= len(s) {
-			if x := load64(s[i:]); stringStop(x) || x&highs8 != 0 {
+			if x := swar.Load64(s[i:]); swar.StringStops(x) != 0 || x&swar.Highs8 != 0 {
 				break
 			}
 			i += 8

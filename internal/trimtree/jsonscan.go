@@ -1,5 +1,7 @@
 package trimtree
 
+import "github.com/winnowhq/winnow/internal/swar"
+
 // jsonscan.go validates a JSON document in one pass, without allocating for
 // values it does not keep, and records the element ranges of the arrays
 // Trim may trim: the root array, or the arrays reachable from a root
@@ -73,19 +75,19 @@ func (p *scanner) space(i int) int {
 // break and an indentation between tokens, whose end is found a word at a
 // time.
 func (p *scanner) spaces(i int) int {
-	if !isSpace(p.s[i]) {
+	if !swar.IsSpace(p.s[i]) {
 		return i
 	}
 	if i++; i < len(p.s) && p.s[i] > ' ' {
 		return i // one space, as after a colon
 	}
 	for i+8 <= len(p.s) {
-		if m := nonSpaces(load64(p.s[i:])); m != 0 {
-			return i + firstByte(m)
+		if m := swar.NonSpaces(swar.Load64(p.s[i:])); m != 0 {
+			return i + swar.FirstByte(m)
 		}
 		i += 8
 	}
-	for i < len(p.s) && isSpace(p.s[i]) {
+	for i < len(p.s) && swar.IsSpace(p.s[i]) {
 		i++
 	}
 	return i
@@ -225,8 +227,8 @@ func (p *scanner) str(i int) (int, bool) {
 		// Find the first byte that ends the string, starts an escape or
 		// is a control character a word at a time.
 		for i+8 <= len(s) {
-			if m := stringStops(load64(s[i:])); m != 0 {
-				i += firstByte(m)
+			if m := swar.StringStops(swar.Load64(s[i:])); m != 0 {
+				i += swar.FirstByte(m)
 				break
 			}
 			i += 8

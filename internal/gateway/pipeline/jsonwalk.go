@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/winnowhq/winnow/internal/swar"
 )
 
 // maxNesting is encoding/json's limit on nested arrays and objects.
@@ -58,7 +60,7 @@ func (w *jsonWalk) run() error {
 	return nil
 }
 
-func (w *jsonWalk) space(i int) int { return skipSpace(w.s, i) }
+func (w *jsonWalk) space(i int) int { return swar.SkipSpace(w.s, i) }
 
 func (w *jsonWalk) value(i, depth int) (int, bool) {
 	if i >= len(w.s) {
@@ -167,7 +169,7 @@ func (w *jsonWalk) object(i, depth int) (int, bool) {
 func (w *jsonWalk) str(i int) (int, bool) {
 	s := w.s
 	for i++; i < len(s); {
-		if i = stringStop(s, i); i >= len(s) {
+		if i = swar.StringStop(s, i); i >= len(s) {
 			break
 		}
 		switch c := s[i]; {

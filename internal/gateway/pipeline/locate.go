@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/winnowhq/winnow/internal/swar"
 )
 
 // A locator finds the elements of the arrays at one path of a JSON
@@ -182,7 +184,7 @@ func (l *locator) skip(i int) (int, bool) {
 func (l *locator) str(i int) (int, bool) {
 	s := l.s
 	for i++; i < len(s); {
-		if i = stringStop(s, i); i >= len(s) {
+		if i = swar.StringStop(s, i); i >= len(s) {
 			break
 		}
 		switch s[i] {
@@ -197,7 +199,7 @@ func (l *locator) str(i int) (int, bool) {
 	return len(s), false
 }
 
-func (l *locator) space(i int) int { return skipSpace(l.s, i) }
+func (l *locator) space(i int) int { return swar.SkipSpace(l.s, i) }
 
 // decodeKey returns the contents of a quoted key, its escapes decoded.
 func decodeKey(quoted string) string {
