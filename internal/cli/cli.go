@@ -62,8 +62,13 @@ func (a *app) rootCommand() *cobra.Command {
 		Short: "A context engine for LLM coding agents",
 		Long: `winnow decides what enters an LLM agent's context window, and in what shape.
 
-It indexes a repository's definitions with tree-sitter and answers lookups
-in milliseconds, without any model call.`,
+  winnow context "<task>"   the smallest token-budgeted context for a task, from
+                            a tree-sitter index of the repository, with no model call
+  winnow mcp                those tools over MCP, and a gateway that shapes the
+                            responses of the other MCP servers you configure
+  winnow proxy              compacts conversation history in front of the
+                            Anthropic and OpenAI APIs, keeping the prompt cache hot
+  winnow telescope build    content-addressed digests of a corpus to drill into`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
