@@ -95,7 +95,7 @@ func (st *State) readCalls() []callArgs {
 			if p.Type != chat.ToolCall {
 				continue
 			}
-			ms, ok := members(p.Input)
+			ms, ok := st.callMembers(i, k, p)
 			if !ok {
 				continue
 			}
@@ -109,6 +109,20 @@ func (st *State) readCalls() []callArgs {
 		}
 	}
 	return calls
+}
+
+// callMembers returns the arguments of p, part k of message i, as members
+// reads them: a copy of those its facts hold when p's arguments are still
+// those of the input, read afresh otherwise.
+func (st *State) callMembers(i, k int, p *chat.Part) ([]member, bool) {
+	if i < len(st.orig.Messages) && k < len(st.orig.Messages[i].Parts) {
+		o := &st.orig.Messages[i].Parts[k]
+		if o.Type == chat.ToolCall && p.SameOrigin(o) && bytes.Equal(p.Input, o.Input) && k < len(st.facts[i].parts) {
+			f := &st.facts[i].parts[k]
+			return slices.Clone(f.args), f.argsOK
+		}
+	}
+	return members(p.Input)
 }
 
 // supersededBy reports whether a call after calls[ci], before message

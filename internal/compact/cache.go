@@ -39,8 +39,10 @@ type CacheOptions struct {
 // whole history every turn: request n+1 is request n's messages and a
 // few more, with the same other fields. The cache keeps, for each recent
 // request, its decoded messages, the facts read off each (estimated
-// tokens, tool-call descriptions, output texts) and the memo of the token
-// estimates of what the passes wrote. A new body is looked up by a hash of
+// tokens, tool-call descriptions and arguments, output texts), the memo of
+// the token estimates of what the passes wrote, and the bytes the messages
+// the passes changed were encoded to (sticky rewrites change them the same
+// way on the next request, which copies them). A new body is looked up by a hash of
 // its bytes up to the end of its first message (model, the fields before
 // the messages, the task) and extends a candidate only if its bytes equal
 // the candidate's, compared in full, up to the end of the candidate's
@@ -51,7 +53,8 @@ type CacheOptions struct {
 //
 // An entry holds its body and the messages first decoded by earlier
 // requests of its conversation; the cache reckons it at twice the body's
-// size plus a small amount per message, plus its conversation's memo.
+// size plus a small amount per message, plus its conversation's memo and
+// the bytes of its changed messages.
 // When a request extends an entry, its own entry replaces that one: a
 // conversation holds one entry, not one per turn. Entries unused for
 // TTL, and the least recently used beyond MaxBytes, are dropped when the
@@ -94,6 +97,7 @@ type cacheEntry struct {
 	conv  *chat.Conversation // as decoded; never changed
 	facts []msgFacts         // of conv.Messages
 	memo  *textMemo
+	enc   *chat.EncodeMemo // the bytes of the messages the passes changed
 	size  int64
 	used  time.Time
 }
@@ -177,6 +181,14 @@ func (c *Cache) decode(dialect string, body []byte) (*chat.Conversation, seed, *
 	return nil, seed{}, nil
 }
 
+// encoded returns e's memo of encoded messages, nil for a nil e.
+func (e *cacheEntry) encoded() *chat.EncodeMemo {
+	if e == nil {
+		return nil
+	}
+	return e.enc
+}
+
 // candidates returns the live entries under key, most messages first.
 func (c *Cache) candidates(key cacheKey) []*cacheEntry {
 	c.mu.Lock()
@@ -208,7 +220,7 @@ const perMessageBytes = 256
 
 // store remembers st's input, the decode of body, replacing prev, the
 // entry it extended (nil for none). It does nothing if c is nil.
-func (c *Cache) store(dialect string, body []byte, st *State, prev *cacheEntry) {
+func (c *Cache) store(dialect string, body []byte, st *State, prev *cacheEntry, enc *chat.EncodeMemo) {
 	if c == nil || st == nil || len(st.facts) != len(st.orig.Messages) {
 		return
 	}
@@ -216,8 +228,8 @@ func (c *Cache) store(dialect string, body []byte, st *State, prev *cacheEntry) 
 	if !ok {
 		return
 	}
-	e := &cacheEntry{key: key, conv: st.orig, facts: st.facts, memo: st.memo}
-	e.size = 2*int64(len(body)) + perMessageBytes*int64(len(st.facts)) + st.memo.size()
+	e := &cacheEntry{key: key, conv: st.orig, facts: st.facts, memo: st.memo, enc: enc}
+	e.size = 2*int64(len(body)) + perMessageBytes*int64(len(st.facts)) + st.memo.size() + enc.Size()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if prev != nil {

@@ -19,6 +19,11 @@ type msgFacts struct {
 type partFacts struct {
 	tokens int    // partTokens
 	text   string // a tool call as describeCall writes it; a tool result's PlainText
+	// args are a tool call's arguments as members reads them, if they are
+	// a JSON object (argsOK). Shared by every request: copy before
+	// changing.
+	args   []member
+	argsOK bool
 }
 
 // newFacts reads the facts of m.
@@ -30,6 +35,7 @@ func newFacts(est tokens.Estimator, m *chat.Message) msgFacts {
 		switch p.Type {
 		case chat.ToolCall:
 			pf.text = describeCall(p.Name, p.Input)
+			pf.args, pf.argsOK = members(p.Input)
 		case chat.ToolResult:
 			pf.text = p.PlainText()
 		}

@@ -72,7 +72,11 @@ func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]
 		sd.memo = newTextMemo()
 	}
 	st, reps := c.run(dialect, orig, sd)
-	defer cache.store(dialect, body, st, prev)
+	var memo *chat.EncodeMemo
+	if cache != nil {
+		memo = chat.NewEncodeMemo(prev.encoded())
+	}
+	defer func() { cache.store(dialect, body, st, prev, memo) }()
 	out := st.conv
 	sum.Reports, sum.Horizon, sum.Batches = reps, st.horizon, st.batches
 	sum.TokensBefore = st.conversationTokens(orig)
@@ -83,7 +87,7 @@ func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]
 	if sum.Violations = c.validate(st); len(sum.Violations) > 0 {
 		return body, sum, nil
 	}
-	enc, err := encode(out)
+	enc, err := encodeMemo(encode, out, memo)
 	if err != nil {
 		return body, sum, fmt.Errorf("compact: encode the compacted request: %w", err)
 	}
@@ -139,6 +143,15 @@ func codec(dialect string) (func([]byte) (*chat.Conversation, error), func(*chat
 		return openai.Decode, openai.Encode, nil
 	}
 	return nil, nil, fmt.Errorf("compact: %q: %w", dialect, ErrDialect)
+}
+
+// encodeMemo encodes c with encode, or, for a dialect whose codec can
+// take the bytes of changed messages from memo, with that codec.
+func encodeMemo(encode func(*chat.Conversation) ([]byte, error), c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
+	if c.Dialect == chat.Anthropic && memo != nil {
+		return anthropic.EncodeMemo(c, memo)
+	}
+	return encode(c)
 }
 
 // conversationTokens estimates the tokens of c's system prompt and

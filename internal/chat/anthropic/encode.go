@@ -16,6 +16,13 @@ import (
 // new part it cannot build (an image, document or unknown block has no
 // bytes of its own), and on tool input that is not valid JSON.
 func Encode(c *chat.Conversation) ([]byte, error) {
+	return EncodeMemo(c, nil)
+}
+
+// EncodeMemo is Encode that takes the bytes of changed messages memo
+// remembers from it instead of encoding them again, and remembers those
+// it encodes. The result is Encode's, memo or not.
+func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 	if c.Dialect != chat.Anthropic {
 		return nil, fmt.Errorf("encode anthropic request: conversation is %q", c.Dialect)
 	}
@@ -24,7 +31,7 @@ func Encode(c *chat.Conversation) ([]byte, error) {
 	}
 	src, ok := c.Source()
 	if !ok {
-		msgs, err := encodeMessages(c.Messages, nil)
+		msgs, err := encodeMessages(c.Messages, nil, memo)
 		if err != nil {
 			return nil, fmt.Errorf("encode anthropic request: %w", err)
 		}
@@ -34,7 +41,7 @@ func Encode(c *chat.Conversation) ([]byte, error) {
 	var msgs []byte
 	if req := rawjson.ForSource(c.Layout(), src); req != nil {
 		// The split recorded at decoding: no need to scan the body again.
-		elems, err := encodeElements(c.Messages)
+		elems, err := encodeElements(c.Messages, memo)
 		if err != nil {
 			return nil, fmt.Errorf("encode anthropic request: %w", err)
 		}
@@ -45,7 +52,7 @@ func Encode(c *chat.Conversation) ([]byte, error) {
 			return nil, fmt.Errorf("encode anthropic request: original body: %w", err)
 		}
 		origMsgs, _ := obj.Get("messages")
-		if msgs, err = encodeMessages(c.Messages, origMsgs); err != nil {
+		if msgs, err = encodeMessages(c.Messages, origMsgs, memo); err != nil {
 			return nil, fmt.Errorf("encode anthropic request: %w", err)
 		}
 	}
@@ -104,22 +111,33 @@ func encodeNew(c *chat.Conversation, msgs []byte) ([]byte, error) {
 }
 
 // encodeMessages encodes msgs as an array laid out like orig.
-func encodeMessages(msgs []chat.Message, orig []byte) ([]byte, error) {
-	elems, err := encodeElements(msgs)
+func encodeMessages(msgs []chat.Message, orig []byte, memo *chat.EncodeMemo) ([]byte, error) {
+	elems, err := encodeElements(msgs, memo)
 	if err != nil {
 		return nil, err
 	}
 	return rawjson.SpliceArray(orig, elems), nil
 }
 
-// encodeElements encodes each of msgs.
-func encodeElements(msgs []chat.Message) ([][]byte, error) {
+// encodeElements encodes each of msgs, taking the changed ones memo
+// remembers from it.
+func encodeElements(msgs []chat.Message, memo *chat.EncodeMemo) ([][]byte, error) {
 	elems := make([][]byte, len(msgs))
 	for i := range msgs {
-		b, err := encodeMessage(&msgs[i])
+		m := &msgs[i]
+		if raw := m.Original(); raw != nil {
+			elems[i] = raw
+			continue
+		}
+		if raw, ok := memo.Encoded(m); ok {
+			elems[i] = raw
+			continue
+		}
+		b, err := encodeMessage(m)
 		if err != nil {
 			return nil, fmt.Errorf("messages[%d]: %w", i, err)
 		}
+		memo.Remember(m, b)
 		elems[i] = b
 	}
 	return elems, nil
