@@ -126,15 +126,6 @@ func TestIdenticalAcrossDecodes(t *testing.T) {
 
 func TestHelpers(t *testing.T) {
 	c := decode(t)
-	if m, p := c.FindToolCall("t1"); m != 1 || p != 1 {
-		t.Errorf("FindToolCall = %d, %d; want 1, 1", m, p)
-	}
-	if m, p := c.FindToolResult("t1"); m != 2 || p != 0 {
-		t.Errorf("FindToolResult = %d, %d; want 2, 0", m, p)
-	}
-	if m, p := c.FindToolResult("nope"); m != -1 || p != -1 {
-		t.Errorf("FindToolResult(missing) = %d, %d; want -1, -1", m, p)
-	}
 	r := &c.Messages[2].Parts[0]
 	if got, want := r.PlainText(), "package a\nfunc A() {}"; got != want {
 		t.Errorf("PlainText = %q, want %q", got, want)

@@ -82,29 +82,6 @@ func (c *Conversation) TextLen() int {
 	return n
 }
 
-// FindToolCall returns the message and part index of the tool call with
-// the given id, or -1, -1.
-func (c *Conversation) FindToolCall(id string) (msg, part int) {
-	return c.find(ToolCall, id)
-}
-
-// FindToolResult returns the message and part index of the first tool
-// result answering the call id, or -1, -1.
-func (c *Conversation) FindToolResult(id string) (msg, part int) {
-	return c.find(ToolResult, id)
-}
-
-func (c *Conversation) find(t PartType, id string) (int, int) {
-	for i := range c.Messages {
-		for j := range c.Messages[i].Parts {
-			if p := &c.Messages[i].Parts[j]; p.Type == t && p.ID == id {
-				return i, j
-			}
-		}
-	}
-	return -1, -1
-}
-
 // Clone returns a deep copy of c that a pass may change freely. The copy
 // remembers the same original bytes, so whatever it leaves alone still
 // encodes byte for byte as decoded, and Validate can line it up with c.

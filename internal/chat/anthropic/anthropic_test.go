@@ -5,40 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/winnowhq/winnow/internal/chat"
+	"github.com/winnowhq/winnow/internal/chat/internal/chattest"
 )
+
+// api is this package's codec, for the shared codec checks.
+var api = chattest.Codec{Decode: Decode, DecodeExtending: DecodeExtending, Encode: Encode, FirstMessageEnd: FirstMessageEnd}
 
 // fixtures returns the Anthropic request bodies in ../testdata.
 func fixtures(t testing.TB) map[string][]byte {
-	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("..", "testdata", "anthropic_*.json"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	out := make(map[string][]byte, len(paths))
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(p)] = b
-	}
-	return out
+	return chattest.Fixtures(t, "anthropic_*.json")
 }
 
 func mustDecode(t testing.TB, body string) *chat.Conversation {
 	t.Helper()
-	c, err := Decode([]byte(body))
-	if err != nil {
-		t.Fatalf("Decode: %v", err)
-	}
-	return c
+	return chattest.MustDecode(t, Decode, body)
 }
 
 // summary renders the modelled content of c, one line per part, so tests
@@ -77,26 +62,7 @@ func describe(p *chat.Part) string {
 }
 
 func TestRoundTripFixtures(t *testing.T) {
-	for name, body := range fixtures(t) {
-		t.Run(name, func(t *testing.T) {
-			c, err := Decode(body)
-			if err != nil {
-				t.Fatalf("Decode: %v", err)
-			}
-			if !c.Unchanged() {
-				t.Error("freshly decoded conversation reports a change")
-			}
-			for _, conv := range []*chat.Conversation{c, c.Clone()} {
-				got, err := Encode(conv)
-				if err != nil {
-					t.Fatalf("Encode: %v", err)
-				}
-				if !bytes.Equal(got, body) {
-					t.Fatalf("Encode differs from the input:\n got %.200q\nwant %.200q", got, body)
-				}
-			}
-		})
-	}
+	chattest.EncodeFixtures(t, api, fixtures(t))
 }
 
 func TestDecodeModel(t *testing.T) {

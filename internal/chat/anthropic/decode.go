@@ -2,13 +2,15 @@ package anthropic
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/winnowhq/winnow/internal/chat"
 	"github.com/winnowhq/winnow/internal/chat/internal/rawjson"
+	"github.com/winnowhq/winnow/internal/chat/internal/wire"
 )
+
+// codec is the shared request skeleton with this dialect's messages.
+var codec = &wire.Codec{Dialect: chat.Anthropic, Name: "anthropic", Message: decodeMessage, Build: build}
 
 // Decode parses a Messages API request body. The result remembers body
 // (a private copy), so Encode of an untouched result returns it exactly.
@@ -20,24 +22,7 @@ import (
 // does not model, and blocks too malformed to model, decode as Unknown
 // parts and pass through unchanged.
 func Decode(body []byte) (*chat.Conversation, error) {
-	if !json.Valid(body) {
-		return nil, fmt.Errorf("decode anthropic request: %w", chat.ErrMalformed)
-	}
-	raw := bytes.Clone(body)
-	req, err := rawjson.ParseRequest(raw)
-	switch {
-	case errors.Is(err, rawjson.ErrNotArray):
-		return nil, fmt.Errorf("decode anthropic request: messages is not an array: %w", chat.ErrShape)
-	case err != nil:
-		return nil, fmt.Errorf("decode anthropic request: body is not a JSON object: %w", chat.ErrShape)
-	case req.Messages < 0:
-		return nil, fmt.Errorf("decode anthropic request: no messages: %w", chat.ErrShape)
-	}
-	msgs := make([]chat.Message, len(req.Elems))
-	if err := decodeElements(msgs, req, 0, raw, 0); err != nil {
-		return nil, err
-	}
-	return build(raw, req, msgs)
+	return codec.Decode(body)
 }
 
 // DecodeExtending decodes body, a request that repeats prev's body byte
@@ -54,50 +39,7 @@ func Decode(body []byte) (*chat.Conversation, error) {
 // caller then decodes body in full. It fails as Decode does on a body
 // that extends prev but is malformed, or is not a Messages request.
 func DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
-	pr, ok := prev.Layout().(*rawjson.Request)
-	src, _ := prev.Source()
-	if !ok || prev.Dialect != chat.Anthropic || len(prev.Messages) != len(pr.Elems) || !prev.Unchanged() {
-		return nil, false, nil
-	}
-	end := pr.MessagesEnd()
-	if end < 0 || len(body) <= end || !bytes.Equal(body[:end], src[:end]) {
-		return nil, false, nil
-	}
-	raw := bytes.Clone(body)
-	req, from, err := rawjson.ExtendRequest(pr, raw)
-	if err != nil {
-		return nil, true, fmt.Errorf("decode anthropic request: %w: %w", chat.ErrMalformed, err)
-	}
-	msgs := make([]chat.Message, len(req.Elems))
-	copy(msgs, prev.Messages)
-	// The new messages keep their own copy of their bytes, not raw: a
-	// later request that extends this one shares them, and must not keep
-	// this whole body alive.
-	var tail []byte
-	base := 0
-	if from < len(req.Elems) {
-		base = req.Elems[from][0]
-		tail = bytes.Clone(raw[base:req.Elems[len(req.Elems)-1][1]])
-	}
-	if err := decodeElements(msgs, req, from, tail, base); err != nil {
-		return nil, true, err
-	}
-	c, err := build(raw, req, msgs)
-	return c, true, err
-}
-
-// decodeElements decodes req's messages from index from on into msgs,
-// reading each from buf, which holds raw's bytes from offset base on.
-func decodeElements(msgs []chat.Message, req *rawjson.Request, from int, buf []byte, base int) error {
-	for i := from; i < len(req.Elems); i++ {
-		s, e := req.Elems[i][0]-base, req.Elems[i][1]-base
-		m, err := decodeMessage(buf[s:e:e])
-		if err != nil {
-			return fmt.Errorf("decode anthropic request: messages[%d]: %w", i, err)
-		}
-		msgs[i] = m
-	}
-	return nil
+	return codec.DecodeExtending(prev, body)
 }
 
 // build assembles the conversation of raw, split as req, with msgs
@@ -121,16 +63,11 @@ func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Convers
 }
 
 func decodeMessage(raw []byte) (chat.Message, error) {
-	obj, err := rawjson.ParseObject(raw)
+	obj, role, err := wire.MessageObject(raw)
 	if err != nil {
-		return chat.Message{}, fmt.Errorf("not an object: %w", chat.ErrShape)
+		return chat.Message{}, err
 	}
-	rv, _ := obj.Get("role")
-	role, ok := rawjson.String(rv)
-	if !ok {
-		return chat.Message{}, fmt.Errorf("no string role: %w", chat.ErrShape)
-	}
-	m := chat.Message{Role: chat.Role(role)}
+	m := chat.Message{Role: role}
 	if cv, ok := obj.Get("content"); ok {
 		if m.Parts, err = decodeContent(cv, false); err != nil {
 			return chat.Message{}, fmt.Errorf("content: %w", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/winnowhq/winnow/internal/chat"
 	"github.com/winnowhq/winnow/internal/chat/internal/rawjson"
+	"github.com/winnowhq/winnow/internal/chat/internal/wire"
 )
 
 // Encode returns c as a Messages API request body. An unchanged
@@ -41,7 +42,7 @@ func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 	var msgs []byte
 	if req := rawjson.ForSource(c.Layout(), src); req != nil {
 		// The split recorded at decoding: no need to scan the body again.
-		elems, err := encodeElements(c.Messages, memo)
+		elems, err := wire.EncodeMessages(c.Messages, memo, encodeMessage)
 		if err != nil {
 			return nil, fmt.Errorf("encode anthropic request: %w", err)
 		}
@@ -70,26 +71,8 @@ func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 			edits = append(edits, e)
 		}
 	}
-	edits = append(edits, fieldEdits(obj, c.Fields)...)
+	edits = append(edits, wire.FieldEdits(obj, c.Fields, "messages", "system")...)
 	return obj.Splice(edits), nil
-}
-
-// fieldEdits returns the edits that bring the original top-level members
-// other than messages and system in line with fields.
-func fieldEdits(obj *rawjson.Object, fields []chat.Field) []rawjson.Edit {
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.Name
-	}
-	value := func(name string) ([]byte, bool) {
-		for i := len(fields) - 1; i >= 0; i-- {
-			if fields[i].Name == name {
-				return fields[i].Value, true
-			}
-		}
-		return nil, false
-	}
-	return rawjson.MemberEdits(obj, names, value, "messages", "system")
 }
 
 // encodeNew builds a body for a conversation that was not decoded: its
@@ -112,35 +95,11 @@ func encodeNew(c *chat.Conversation, msgs []byte) ([]byte, error) {
 
 // encodeMessages encodes msgs as an array laid out like orig.
 func encodeMessages(msgs []chat.Message, orig []byte, memo *chat.EncodeMemo) ([]byte, error) {
-	elems, err := encodeElements(msgs, memo)
+	elems, err := wire.EncodeMessages(msgs, memo, encodeMessage)
 	if err != nil {
 		return nil, err
 	}
 	return rawjson.SpliceArray(orig, elems), nil
-}
-
-// encodeElements encodes each of msgs, taking the changed ones memo
-// remembers from it.
-func encodeElements(msgs []chat.Message, memo *chat.EncodeMemo) ([][]byte, error) {
-	elems := make([][]byte, len(msgs))
-	for i := range msgs {
-		m := &msgs[i]
-		if raw := m.Original(); raw != nil {
-			elems[i] = raw
-			continue
-		}
-		if raw, ok := memo.Encoded(m); ok {
-			elems[i] = raw
-			continue
-		}
-		b, err := encodeMessage(m)
-		if err != nil {
-			return nil, fmt.Errorf("messages[%d]: %w", i, err)
-		}
-		memo.Remember(m, b)
-		elems[i] = b
-	}
-	return elems, nil
 }
 
 func encodeMessage(m *chat.Message) ([]byte, error) {
@@ -193,29 +152,14 @@ func encodeContent(parts []chat.Part, orig []byte) ([]byte, error) {
 	case len(parts) == 0:
 		return []byte(`[]`), nil
 	case len(parts) == 1 && parts[0].Type == chat.Text && stringForm:
-		if raw := parts[0].Original(); len(raw) > 0 && raw[0] == '"' {
-			return raw, nil
-		}
-		return rawjson.Quote(parts[0].Text), nil
+		return wire.TextString(&parts[0]), nil
 	}
-	elems := make([][]byte, len(parts))
-	for i := range parts {
-		b, err := encodeBlock(&parts[i])
-		if err != nil {
-			return nil, fmt.Errorf("content[%d]: %w", i, err)
-		}
-		elems[i] = b
-	}
-	return rawjson.SpliceArray(orig, elems), nil
+	return wire.EncodeParts(parts, orig, encodeBlock)
 }
 
 func encodeBlock(p *chat.Part) ([]byte, error) {
-	if raw := p.Original(); raw != nil {
-		if raw[0] != '"' || p.Type != chat.Text {
-			return raw, nil
-		}
-		// A string content that now sits in an array of blocks.
-		return rawjson.NewObject(typeMember("text"), rawjson.Edit{Key: "text", Value: raw}), nil
+	if raw, ok := wire.OriginalBlock(p); ok {
+		return raw, nil
 	}
 	if src, ok := p.Source(); ok && src[0] == '{' {
 		obj, err := rawjson.ParseObject(src)
@@ -279,12 +223,12 @@ func newBlock(p *chat.Part) ([]byte, error) {
 	q := func(s string) []byte { return rawjson.Quote(s) }
 	switch p.Type {
 	case chat.Text:
-		return rawjson.NewObject(typeMember("text"), rawjson.Edit{Key: "text", Value: q(p.Text)}), nil
+		return rawjson.NewObject(wire.TypeMember("text"), rawjson.Edit{Key: "text", Value: q(p.Text)}), nil
 	case chat.Thinking:
-		return rawjson.NewObject(typeMember("thinking"), rawjson.Edit{Key: "thinking", Value: q(p.Text)},
+		return rawjson.NewObject(wire.TypeMember("thinking"), rawjson.Edit{Key: "thinking", Value: q(p.Text)},
 			rawjson.Edit{Key: "signature", Value: q(p.Signature)}), nil
 	case chat.RedactedThinking:
-		return rawjson.NewObject(typeMember("redacted_thinking"), rawjson.Edit{Key: "data", Value: q(p.Data)}), nil
+		return rawjson.NewObject(wire.TypeMember("redacted_thinking"), rawjson.Edit{Key: "data", Value: q(p.Data)}), nil
 	case chat.ToolCall:
 		in, err := input(p)
 		if err != nil {
@@ -293,14 +237,14 @@ func newBlock(p *chat.Part) ([]byte, error) {
 		if in == nil {
 			in = []byte(`{}`)
 		}
-		return rawjson.NewObject(typeMember("tool_use"), rawjson.Edit{Key: "id", Value: q(p.ID)},
+		return rawjson.NewObject(wire.TypeMember("tool_use"), rawjson.Edit{Key: "id", Value: q(p.ID)},
 			rawjson.Edit{Key: "name", Value: q(p.Name)}, rawjson.Edit{Key: "input", Value: in}), nil
 	case chat.ToolResult:
 		content, err := encodeContent(p.Content, nil)
 		if err != nil {
 			return nil, fmt.Errorf("tool result %s: %w", p.ID, err)
 		}
-		members := []rawjson.Edit{typeMember("tool_result"), {Key: "tool_use_id", Value: q(p.ID)}, {Key: "content", Value: content}}
+		members := []rawjson.Edit{wire.TypeMember("tool_result"), {Key: "tool_use_id", Value: q(p.ID)}, {Key: "content", Value: content}}
 		if p.IsError {
 			members = append(members, rawjson.Edit{Key: "is_error", Value: []byte("true")})
 		}
@@ -319,8 +263,4 @@ func input(p *chat.Part) ([]byte, error) {
 		return nil, fmt.Errorf("tool call %s: input is not valid JSON", p.ID)
 	}
 	return p.Input, nil
-}
-
-func typeMember(t string) rawjson.Edit {
-	return rawjson.Edit{Key: "type", Value: rawjson.Quote(t)}
 }

@@ -3,12 +3,15 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/winnowhq/winnow/internal/chat"
 	"github.com/winnowhq/winnow/internal/chat/internal/rawjson"
+	"github.com/winnowhq/winnow/internal/chat/internal/wire"
 )
+
+// codec is the shared request skeleton with this dialect's messages.
+var codec = &wire.Codec{Dialect: chat.OpenAI, Name: "openai", Message: decodeMessage, Build: build}
 
 // Wire types recorded on parts that do not come from a typed block.
 const (
@@ -28,24 +31,7 @@ const (
 // Content parts and tool calls it cannot model decode as Unknown parts and
 // pass through unchanged.
 func Decode(body []byte) (*chat.Conversation, error) {
-	if !json.Valid(body) {
-		return nil, fmt.Errorf("decode openai request: %w", chat.ErrMalformed)
-	}
-	raw := bytes.Clone(body)
-	req, err := rawjson.ParseRequest(raw)
-	switch {
-	case errors.Is(err, rawjson.ErrNotArray):
-		return nil, fmt.Errorf("decode openai request: messages is not an array: %w", chat.ErrShape)
-	case err != nil:
-		return nil, fmt.Errorf("decode openai request: body is not a JSON object: %w", chat.ErrShape)
-	case req.Messages < 0:
-		return nil, fmt.Errorf("decode openai request: no messages: %w", chat.ErrShape)
-	}
-	msgs := make([]chat.Message, len(req.Elems))
-	if err := decodeElements(msgs, req, 0, raw, 0); err != nil {
-		return nil, err
-	}
-	return build(raw, req, msgs), nil
+	return codec.Decode(body)
 }
 
 // DecodeExtending decodes body, a request that repeats prev's body byte
@@ -63,54 +49,12 @@ func Decode(body []byte) (*chat.Conversation, error) {
 // that extends prev but is malformed, or is not a Chat Completions
 // request.
 func DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
-	pr, ok := prev.Layout().(*rawjson.Request)
-	src, _ := prev.Source()
-	if !ok || prev.Dialect != chat.OpenAI || len(prev.Messages) != len(pr.Elems) || !prev.Unchanged() {
-		return nil, false, nil
-	}
-	end := pr.MessagesEnd()
-	if end < 0 || len(body) <= end || !bytes.Equal(body[:end], src[:end]) {
-		return nil, false, nil
-	}
-	raw := bytes.Clone(body)
-	req, from, err := rawjson.ExtendRequest(pr, raw)
-	if err != nil {
-		return nil, true, fmt.Errorf("decode openai request: %w: %w", chat.ErrMalformed, err)
-	}
-	msgs := make([]chat.Message, len(req.Elems))
-	copy(msgs, prev.Messages)
-	// The new messages keep their own copy of their bytes, not raw: a
-	// later request that extends this one shares them, and must not keep
-	// this whole body alive.
-	var tail []byte
-	base := 0
-	if from < len(req.Elems) {
-		base = req.Elems[from][0]
-		tail = bytes.Clone(raw[base:req.Elems[len(req.Elems)-1][1]])
-	}
-	if err := decodeElements(msgs, req, from, tail, base); err != nil {
-		return nil, true, err
-	}
-	return build(raw, req, msgs), true, nil
-}
-
-// decodeElements decodes req's messages from index from on into msgs,
-// reading each from buf, which holds raw's bytes from offset base on.
-func decodeElements(msgs []chat.Message, req *rawjson.Request, from int, buf []byte, base int) error {
-	for i := from; i < len(req.Elems); i++ {
-		s, e := req.Elems[i][0]-base, req.Elems[i][1]-base
-		m, err := decodeMessage(buf[s:e:e])
-		if err != nil {
-			return fmt.Errorf("decode openai request: messages[%d]: %w", i, err)
-		}
-		msgs[i] = m
-	}
-	return nil
+	return codec.DecodeExtending(prev, body)
 }
 
 // build assembles the conversation of raw, split as req, with msgs
 // decoded.
-func build(raw []byte, req *rawjson.Request, msgs []chat.Message) *chat.Conversation {
+func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Conversation, error) {
 	obj := req.Obj
 	c := &chat.Conversation{Dialect: chat.OpenAI, Messages: msgs}
 	for _, m := range obj.Members {
@@ -119,20 +63,15 @@ func build(raw []byte, req *rawjson.Request, msgs []chat.Message) *chat.Conversa
 		}
 	}
 	c.MarkDecodedLayout(raw, req)
-	return c
+	return c, nil
 }
 
 func decodeMessage(raw []byte) (chat.Message, error) {
-	obj, err := rawjson.ParseObject(raw)
+	obj, role, err := wire.MessageObject(raw)
 	if err != nil {
-		return chat.Message{}, fmt.Errorf("not an object: %w", chat.ErrShape)
+		return chat.Message{}, err
 	}
-	rv, _ := obj.Get("role")
-	role, ok := rawjson.String(rv)
-	if !ok {
-		return chat.Message{}, fmt.Errorf("no string role: %w", chat.ErrShape)
-	}
-	m := chat.Message{Role: chat.Role(role)}
+	m := chat.Message{Role: role}
 	cv, _ := obj.Get("content")
 	content, err := decodeContent(cv)
 	if err != nil {
@@ -143,7 +82,7 @@ func decodeMessage(raw []byte) (chat.Message, error) {
 		if err != nil {
 			return chat.Message{}, err
 		}
-		p.MarkDecoded(raw, role)
+		p.MarkDecoded(raw, string(role))
 		m.Parts = []chat.Part{p}
 		m.MarkDecoded(raw)
 		return m, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/winnowhq/winnow/internal/chat"
 	"github.com/winnowhq/winnow/internal/chat/internal/rawjson"
+	"github.com/winnowhq/winnow/internal/chat/internal/wire"
 )
 
 // Encode returns c as a Chat Completions request body. An unchanged
@@ -19,6 +20,13 @@ import (
 // messages none, and at most one Thinking part and one legacy function
 // call.
 func Encode(c *chat.Conversation) ([]byte, error) {
+	return EncodeMemo(c, nil)
+}
+
+// EncodeMemo is Encode that takes the bytes of changed messages memo
+// remembers from it instead of encoding them again, and remembers those
+// it encodes. The result is Encode's, memo or not.
+func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 	if c.Dialect != chat.OpenAI {
 		return nil, fmt.Errorf("encode openai request: conversation is %q", c.Dialect)
 	}
@@ -39,13 +47,9 @@ func Encode(c *chat.Conversation) ([]byte, error) {
 		}
 		origMsgs, _ = obj.Get("messages")
 	}
-	elems := make([][]byte, len(c.Messages))
-	for i := range c.Messages {
-		b, err := encodeMessage(&c.Messages[i])
-		if err != nil {
-			return nil, fmt.Errorf("encode openai request: messages[%d]: %w", i, err)
-		}
-		elems[i] = b
+	elems, err := wire.EncodeMessages(c.Messages, memo, encodeMessage)
+	if err != nil {
+		return nil, fmt.Errorf("encode openai request: %w", err)
 	}
 	var msgs []byte
 	if req != nil {
@@ -64,25 +68,7 @@ func Encode(c *chat.Conversation) ([]byte, error) {
 	if e, ok := rawjson.ValueEdit(obj, "messages", msgs); ok {
 		edits = append(edits, e)
 	}
-	return obj.Splice(append(edits, fieldEdits(obj, c.Fields)...)), nil
-}
-
-// fieldEdits returns the edits that bring the original top-level members
-// other than messages in line with fields.
-func fieldEdits(obj *rawjson.Object, fields []chat.Field) []rawjson.Edit {
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.Name
-	}
-	value := func(name string) ([]byte, bool) {
-		for i := len(fields) - 1; i >= 0; i-- {
-			if fields[i].Name == name {
-				return fields[i].Value, true
-			}
-		}
-		return nil, false
-	}
-	return rawjson.MemberEdits(obj, names, value, "messages")
+	return obj.Splice(append(edits, wire.FieldEdits(obj, c.Fields, "messages")...)), nil
 }
 
 // groups are a message's parts sorted by the member they encode into.
@@ -207,28 +193,14 @@ func encodeContent(parts []chat.Part, obj *rawjson.Object) ([]byte, error) {
 	case len(parts) == 0:
 		return nil, nil // absent stays absent
 	case len(parts) == 1 && parts[0].Type == chat.Text && stringForm:
-		if raw := parts[0].Original(); len(raw) > 0 && raw[0] == '"' {
-			return raw, nil
-		}
-		return rawjson.Quote(parts[0].Text), nil
+		return wire.TextString(&parts[0]), nil
 	}
-	elems := make([][]byte, len(parts))
-	for i := range parts {
-		b, err := encodePart(&parts[i])
-		if err != nil {
-			return nil, fmt.Errorf("content[%d]: %w", i, err)
-		}
-		elems[i] = b
-	}
-	return rawjson.SpliceArray(orig, elems), nil
+	return wire.EncodeParts(parts, orig, encodePart)
 }
 
 func encodePart(p *chat.Part) ([]byte, error) {
-	if raw := p.Original(); raw != nil {
-		if raw[0] != '"' || p.Type != chat.Text {
-			return raw, nil
-		}
-		return rawjson.NewObject(typeMember("text"), rawjson.Edit{Key: "text", Value: raw}), nil
+	if raw, ok := wire.OriginalBlock(p); ok {
+		return raw, nil
 	}
 	if src, ok := p.Source(); ok && src[0] == '{' {
 		obj, err := rawjson.ParseObject(src)
@@ -251,7 +223,7 @@ func encodePart(p *chat.Part) ([]byte, error) {
 	if p.Type != chat.Text {
 		return nil, fmt.Errorf("cannot encode a new %s part: it has no original bytes", p.Type)
 	}
-	return rawjson.NewObject(typeMember("text"), rawjson.Edit{Key: "text", Value: rawjson.Quote(p.Text)}), nil
+	return rawjson.NewObject(wire.TypeMember("text"), rawjson.Edit{Key: "text", Value: rawjson.Quote(p.Text)}), nil
 }
 
 // reasoningEdit returns the edit for an assistant's reasoning member: the
@@ -325,7 +297,7 @@ func encodeCall(p *chat.Part, entry bool) ([]byte, error) {
 		if !entry {
 			return fn, nil
 		}
-		return rawjson.NewObject(rawjson.Edit{Key: "id", Value: rawjson.Quote(p.ID)}, typeMember("function"),
+		return rawjson.NewObject(rawjson.Edit{Key: "id", Value: rawjson.Quote(p.ID)}, wire.TypeMember("function"),
 			rawjson.Edit{Key: "function", Value: fn}), nil
 	}
 	obj, err := rawjson.ParseObject(src)
@@ -373,8 +345,4 @@ func functionEdits(fn *rawjson.Object, p *chat.Part) []rawjson.Edit {
 		edits = append(edits, rawjson.Edit{Key: "arguments", Value: rawjson.Quote(string(p.Input))})
 	}
 	return edits
-}
-
-func typeMember(t string) rawjson.Edit {
-	return rawjson.Edit{Key: "type", Value: rawjson.Quote(t)}
 }

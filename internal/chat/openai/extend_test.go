@@ -1,102 +1,30 @@
 package openai_test
 
 import (
-	"bytes"
-	"errors"
 	"testing"
 
-	"github.com/winnowhq/winnow/internal/chat"
+	"github.com/winnowhq/winnow/internal/chat/internal/chattest"
 	"github.com/winnowhq/winnow/internal/chat/openai"
 )
 
-const (
-	extendFirst  = `{"model":"m","messages":[{"role":"user","content":"Read a.go"},{"role":"assistant","content":null,"tool_calls":[{"id":"t1","type":"function","function":{"name":"Read","arguments":"{\"p\":\"a.go\"}"}}]}],"temperature":0}`
-	extendSecond = `{"model":"m","messages":[{"role":"user","content":"Read a.go"},{"role":"assistant","content":null,"tool_calls":[{"id":"t1","type":"function","function":{"name":"Read","arguments":"{\"p\":\"a.go\"}"}}]},{"role":"tool","tool_call_id":"t1","content":"package a"}],"stream":true}`
-)
+var api = chattest.Codec{
+	Decode:          openai.Decode,
+	DecodeExtending: openai.DecodeExtending,
+	Encode:          openai.Encode,
+	FirstMessageEnd: openai.FirstMessageEnd,
+}
 
 // TestDecodeExtending checks that decoding a body that extends an earlier
-// one gives what a full decode gives: the same messages, fields and
-// system prompt, the same bytes when encoded unchanged and when edited,
-// and that bodies that do not extend it, or are malformed past it, are
-// refused.
+// one gives what a full decode gives, and that bodies that do not extend
+// it, or are malformed past it, are refused.
 func TestDecodeExtending(t *testing.T) {
-	prev, err := openai.Decode([]byte(extendFirst))
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := openai.Decode([]byte(extendSecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, ok, err := openai.DecodeExtending(prev, []byte(extendSecond))
-	if err != nil || !ok {
-		t.Fatalf("DecodeExtending = %v, %v", ok, err)
-	}
-	if len(got.Messages) != len(full.Messages) || len(got.Fields) != len(full.Fields) || len(got.System) != len(full.System) {
-		t.Fatalf("shape: %d messages, %d fields, %d system; full decode %d, %d, %d",
-			len(got.Messages), len(got.Fields), len(got.System), len(full.Messages), len(full.Fields), len(full.System))
-	}
-	for i := range full.Messages {
-		if !got.Messages[i].Identical(&full.Messages[i]) {
-			t.Errorf("message %d differs from the full decode", i)
-		}
-	}
-	if !got.Messages[0].SameOrigin(&prev.Messages[0]) {
-		t.Error("the leading messages are not shared with prev")
-	}
-	for i, f := range full.Fields {
-		if got.Fields[i].Name != f.Name || !bytes.Equal(got.Fields[i].Value, f.Value) {
-			t.Errorf("field %d: %s=%s, full decode %s=%s", i, got.Fields[i].Name, got.Fields[i].Value, f.Name, f.Value)
-		}
-	}
-	enc, err := openai.Encode(got)
-	if err != nil || !bytes.Equal(enc, []byte(extendSecond)) {
-		t.Errorf("Encode of the unchanged result: %v\n%s", err, enc)
-	}
-	// An edit encodes as it does on the full decode.
-	edit := func(c *chat.Conversation) []byte {
-		c = c.Clone()
-		c.Messages[0].Parts[0].Text = "Read b.go"
-		c.Messages = c.Messages[1:]
-		b, err := openai.Encode(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	if a, b := edit(got), edit(full); !bytes.Equal(a, b) {
-		t.Errorf("an edit encodes differently:\n%s\n%s", a, b)
-	}
-	if prev2, _ := openai.Decode([]byte(extendFirst)); !prev2.Messages[0].Identical(&prev.Messages[0]) {
-		t.Error("prev changed")
-	}
+	chattest.Extending(t, api,
+		`{"model":"m","messages":[{"role":"user","content":"Read a.go"},{"role":"assistant","content":null,"tool_calls":[{"id":"t1","type":"function","function":{"name":"Read","arguments":"{\"p\":\"a.go\"}"}}]}],"temperature":0}`,
+		`{"model":"m","messages":[{"role":"user","content":"Read a.go"},{"role":"assistant","content":null,"tool_calls":[{"id":"t1","type":"function","function":{"name":"Read","arguments":"{\"p\":\"a.go\"}"}}]},{"role":"tool","tool_call_id":"t1","content":"package a"}],"stream":true}`)
+}
 
-	for name, body := range map[string]string{
-		"another history": string(bytes.Replace([]byte(extendSecond), []byte("a.go"), []byte("b.go"), 1)),
-		"shorter":         extendFirst[:len(extendFirst)/2],
-	} {
-		if _, ok, err := openai.DecodeExtending(prev, []byte(body)); ok || err != nil {
-			t.Errorf("%s: DecodeExtending = %v, %v; want false, nil", name, ok, err)
-		}
-	}
-	end := bytes.LastIndex([]byte(extendSecond), []byte("]"))
-	for name, body := range map[string]string{
-		"bad tail":            extendSecond[:end] + ",{\"role\":tru}" + extendSecond[end:],
-		"control char in key": extendSecond[:len(extendSecond)-1] + ",\"a\x01\":1}",
-		"second messages":     extendSecond[:len(extendSecond)-1] + ",\"messages\":[]}",
-		"trailing garbage":    extendSecond + "x",
-	} {
-		_, ok, err := openai.DecodeExtending(prev, []byte(body))
-		if !ok || !errors.Is(err, chat.ErrMalformed) {
-			t.Errorf("%s: DecodeExtending = %v, %v; want true, ErrMalformed", name, ok, err)
-		}
-	}
-	changed := prev.Clone()
-	changed.Messages[0].Parts[0].Text = "x"
-	if _, ok, _ := openai.DecodeExtending(changed, []byte(extendSecond)); ok {
-		t.Error("a changed prev was extended")
-	}
-	if n := openai.FirstMessageEnd([]byte(extendSecond)); n < 0 || extendSecond[n-1] != '}' || !bytes.Equal([]byte(extendSecond[:n]), []byte(extendFirst[:n])) {
-		t.Errorf("FirstMessageEnd = %d", n)
-	}
+// TestEncodeMemo checks that a memo never changes what Encode returns and
+// carries a changed message's bytes to the next request.
+func TestEncodeMemo(t *testing.T) {
+	chattest.Memo(t, api, openai.EncodeMemo, `{"model":"m","messages":[{"role":"user","content":"Read a.go"},{"role":"user","content":"more"}]}`)
 }

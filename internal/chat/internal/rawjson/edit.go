@@ -54,13 +54,8 @@ func NewObject(members ...Edit) []byte {
 		if m.Delete {
 			continue
 		}
-		if !first {
-			out = append(out, ',')
-		}
+		out = appendMember(out, first, m)
 		first = false
-		out = append(out, Quote(m.Key)...)
-		out = append(out, ':')
-		out = append(out, m.Value...)
 	}
 	return append(out, '}')
 }

@@ -55,19 +55,25 @@ func (o *Object) Splice(edits []Edit) []byte {
 		if _, ok := last[e.Key]; ok || e.Delete {
 			continue
 		}
-		if !first {
-			out = append(out, ',')
-		}
+		out = appendMember(out, first, e)
 		first = false
-		out = append(out, Quote(e.Key)...)
-		out = append(out, ':')
-		out = append(out, e.Value...)
 	}
 	tail := o.Open + 1
 	if n := len(o.Members); n > 0 {
 		tail = o.Members[n-1].ValueEnd
 	}
 	return append(out, src[tail:]...)
+}
+
+// appendMember appends e as a compact member, after a comma unless it is
+// the first.
+func appendMember(out []byte, first bool, e Edit) []byte {
+	if !first {
+		out = append(out, ',')
+	}
+	out = append(out, Quote(e.Key)...)
+	out = append(out, ':')
+	return append(out, e.Value...)
 }
 
 // Array joins encoded elements into a compact JSON array.

@@ -1,0 +1,123 @@
+// Package wire provides what the chat codecs share around their own
+// message and content shapes: splitting a request body into its messages
+// and decoding each with the codec's message decoder, extending an
+// earlier decode with the messages a later request appends, and the
+// encoding steps every codec takes (messages through an EncodeMemo,
+// content arrays, unchanged blocks, top-level fields). It knows nothing
+// of any dialect's blocks; those stay in the codec packages.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/winnowhq/winnow/internal/chat"
+	"github.com/winnowhq/winnow/internal/chat/internal/rawjson"
+)
+
+// A Codec is what a dialect adds to the shared request skeleton.
+type Codec struct {
+	// Dialect is the dialect of the conversations it decodes.
+	Dialect chat.Dialect
+	// Name prefixes its errors: "decode <Name> request: ...".
+	Name string
+	// Message decodes one element of the messages array.
+	Message func(raw []byte) (chat.Message, error)
+	// Build assembles the conversation of raw, split as req, with msgs
+	// decoded.
+	Build func(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Conversation, error)
+}
+
+// Decode parses a request body with a messages array. The result
+// remembers body (a private copy). It fails on a body that is not valid
+// JSON (chat.ErrMalformed), that is not an object or has no messages
+// array (chat.ErrShape), and as c.Message or c.Build fail.
+func (c *Codec) Decode(body []byte) (*chat.Conversation, error) {
+	if !json.Valid(body) {
+		return nil, fmt.Errorf("decode %s request: %w", c.Name, chat.ErrMalformed)
+	}
+	raw := bytes.Clone(body)
+	req, err := rawjson.ParseRequest(raw)
+	switch {
+	case errors.Is(err, rawjson.ErrNotArray):
+		return nil, fmt.Errorf("decode %s request: messages is not an array: %w", c.Name, chat.ErrShape)
+	case err != nil:
+		return nil, fmt.Errorf("decode %s request: body is not a JSON object: %w", c.Name, chat.ErrShape)
+	case req.Messages < 0:
+		return nil, fmt.Errorf("decode %s request: no messages: %w", c.Name, chat.ErrShape)
+	}
+	msgs := make([]chat.Message, len(req.Elems))
+	if err := c.decodeElements(msgs, req, 0, raw, 0); err != nil {
+		return nil, err
+	}
+	return c.Build(raw, req, msgs)
+}
+
+// DecodeExtending decodes body, which repeats prev's body byte for byte
+// up to the end of prev's last message, decoding only what follows and
+// sharing prev's decoded messages. It reports false, with no error, when
+// body does not extend prev, or prev is not an unchanged result of
+// c.Decode or c.DecodeExtending.
+func (c *Codec) DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
+	pr, ok := prev.Layout().(*rawjson.Request)
+	src, _ := prev.Source()
+	if !ok || prev.Dialect != c.Dialect || len(prev.Messages) != len(pr.Elems) || !prev.Unchanged() {
+		return nil, false, nil
+	}
+	end := pr.MessagesEnd()
+	if end < 0 || len(body) <= end || !bytes.Equal(body[:end], src[:end]) {
+		return nil, false, nil
+	}
+	raw := bytes.Clone(body)
+	req, from, err := rawjson.ExtendRequest(pr, raw)
+	if err != nil {
+		return nil, true, fmt.Errorf("decode %s request: %w: %w", c.Name, chat.ErrMalformed, err)
+	}
+	msgs := make([]chat.Message, len(req.Elems))
+	copy(msgs, prev.Messages)
+	// The new messages keep their own copy of their bytes, not raw: a
+	// later request that extends this one shares them, and must not keep
+	// this whole body alive.
+	var tail []byte
+	base := 0
+	if from < len(req.Elems) {
+		base = req.Elems[from][0]
+		tail = bytes.Clone(raw[base:req.Elems[len(req.Elems)-1][1]])
+	}
+	if err := c.decodeElements(msgs, req, from, tail, base); err != nil {
+		return nil, true, err
+	}
+	conv, err := c.Build(raw, req, msgs)
+	return conv, true, err
+}
+
+// decodeElements decodes req's messages from index from on into msgs,
+// reading each from buf, which holds raw's bytes from offset base on.
+func (c *Codec) decodeElements(msgs []chat.Message, req *rawjson.Request, from int, buf []byte, base int) error {
+	for i := from; i < len(req.Elems); i++ {
+		s, e := req.Elems[i][0]-base, req.Elems[i][1]-base
+		m, err := c.Message(buf[s:e:e])
+		if err != nil {
+			return fmt.Errorf("decode %s request: messages[%d]: %w", c.Name, i, err)
+		}
+		msgs[i] = m
+	}
+	return nil
+}
+
+// MessageObject parses raw, one element of the messages array, as an
+// object with a string role. It fails (chat.ErrShape) on anything else.
+func MessageObject(raw []byte) (*rawjson.Object, chat.Role, error) {
+	obj, err := rawjson.ParseObject(raw)
+	if err != nil {
+		return nil, "", fmt.Errorf("not an object: %w", chat.ErrShape)
+	}
+	rv, _ := obj.Get("role")
+	role, ok := rawjson.String(rv)
+	if !ok {
+		return nil, "", fmt.Errorf("no string role: %w", chat.ErrShape)
+	}
+	return obj, chat.Role(role), nil
+}
