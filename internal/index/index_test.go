@@ -386,6 +386,18 @@ PARSE_LIMIT = 10
 	}
 }
 
+// editDistance is the full edit distance of a and b.
+func editDistance(a, b string) int {
+	var d distance
+	return d.within(a, b, max(len(a), len(b)))
+}
+
+// editDistanceWithin is distance.within with fresh rows.
+func editDistanceWithin(a, b string, limit int) int {
+	var d distance
+	return d.within(a, b, limit)
+}
+
 func TestEditDistance(t *testing.T) {
 	for _, tt := range []struct {
 		a, b string

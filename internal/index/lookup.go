@@ -321,28 +321,16 @@ func letterMask(s string) uint64 {
 	return m
 }
 
-// editDistance is the optimal string alignment distance between a and
-// b: insertions, deletions, substitutions and transpositions of adjacent
-// bytes each cost one, so that the commonest typo, two swapped letters,
-// is one edit away.
-func editDistance(a, b string) int {
-	var d distance
-	return d.within(a, b, max(len(a), len(b)))
-}
-
 // distance holds the rows of the edit-distance table, reused across
 // calls so that scanning thousands of names does not allocate.
 type distance struct{ rows [3][]int }
 
-// editDistanceWithin is distance.within with fresh rows.
-func editDistanceWithin(a, b string, limit int) int {
-	var d distance
-	return d.within(a, b, limit)
-}
-
-// within is the edit distance of a and b when it is at most limit, and
-// limit+1 otherwise. It fills only the band of the table within limit of
-// the diagonal and stops as soon as a row has nothing within limit.
+// within is the optimal string alignment distance between a and b
+// (insertions, deletions, substitutions and transpositions of adjacent
+// bytes each cost one, so that the commonest typo, two swapped letters,
+// is one edit away) when it is at most limit, and limit+1 otherwise. It
+// fills only the band of the table within limit of the diagonal and
+// stops as soon as a row has nothing within limit.
 func (d *distance) within(a, b string, limit int) int {
 	if abs(len(a)-len(b)) > limit {
 		return limit + 1

@@ -43,15 +43,6 @@ func ParseKind(s string) (Kind, bool) {
 	return Definition, false
 }
 
-// Kinds lists every kind in order.
-func Kinds() []Kind {
-	ks := make([]Kind, NumKinds)
-	for i := range ks {
-		ks[i] = Kind(i)
-	}
-	return ks
-}
-
 func (k Kind) MarshalText() ([]byte, error) {
 	if k >= NumKinds {
 		return nil, fmt.Errorf("marshal intent kind: unknown kind %d", k)

@@ -33,15 +33,6 @@ func (s Section) String() string {
 	return fmt.Sprintf("section(%d)", s)
 }
 
-// Sections lists every section in order.
-func Sections() []Section {
-	ss := make([]Section, NumSections)
-	for i := range ss {
-		ss[i] = Section(i)
-	}
-	return ss
-}
-
 // A Profile is the share of a token budget each Section gets. The shares
 // of a Profile from this package are non-negative and sum to 1.
 type Profile [NumSections]float64

@@ -8,7 +8,7 @@ import (
 )
 
 func TestProfilesSumToOne(t *testing.T) {
-	for _, k := range Kinds() {
+	for k := range NumKinds {
 		sum := 0.0
 		for _, share := range ProfileFor(k) {
 			if share < 0 {
@@ -82,7 +82,7 @@ func TestSplit(t *testing.T) {
 // exactly.
 func TestSplitExtremes(t *testing.T) {
 	for _, total := range []int{math.MaxInt, math.MaxInt - 1, 1<<53 + 1, math.MaxInt32} {
-		for _, k := range Kinds() {
+		for k := range NumKinds {
 			p := ProfileFor(k)
 			checkSplit(t, p, total, nil, p.Split(total, nil))
 			checkSplit(t, p, total, only(Tests, Callers), p.Split(total, only(Tests, Callers)))
@@ -132,7 +132,7 @@ func FuzzSplit(f *testing.F) {
 
 func TestSectionNames(t *testing.T) {
 	seen := map[string]bool{}
-	for _, s := range Sections() {
+	for s := range NumSections {
 		if seen[s.String()] {
 			t.Errorf("two sections are called %q", s)
 		}

@@ -12,7 +12,8 @@ anything; package index does that.
 Each language has a query written for winnow, queries/<name>.scm (the
 grammars' own tags.scm files are thin and not exposed by the Go
 bindings); a language that extends another composes files instead
-(TSX is typescript.scm then jsx.scm). A Parser runs the query over the syntax tree once and reads
+(JavaScript is javascript.scm then jsx.scm, TSX is typescript.scm then
+jsx.scm). A Parser runs the query over the syntax tree once and reads
 its matches by capture name. The capture names are a contract; any other
 name fails the query at load time, so a typo cannot silently drop data.
 

@@ -13,6 +13,7 @@ var javascriptLang = &Language{
 	Name:       "javascript",
 	Extensions: []string{".js", ".mjs", ".cjs", ".jsx"},
 	grammar:    javascript.Language,
+	queries:    []string{"javascript", "jsx"},
 	rules: rules{
 		comments: []string{"comment"},
 		// A variable declaration or statement holding one definition

@@ -56,8 +56,7 @@ func (p *packer) symbolCard(s symbol.Symbol, id int64, section intent.Section) C
 		lang: p.langOf(s.Path), id: id,
 	}
 	c.Text = compactText(s)
-	c.Tokens = p.count(c)
-	return c
+	return c // counted by fill or fillDefinitions, once it competes for the budget
 }
 
 // langOf is the language of an indexed file.
@@ -82,7 +81,7 @@ func compactText(s symbol.Symbol) string {
 // variant builds the card of the same definition at another detail. It
 // reports false when that detail is not worth showing (a full body too
 // long, a standard card no richer than the compact one).
-func (p *packer) variant(c Card, d Detail) (Card, bool) {
+func (p *packer) variant(ctx context.Context, c Card, d Detail) (Card, bool) {
 	s, ok := p.syms[c.id]
 	if !ok {
 		return c, false
@@ -101,7 +100,7 @@ func (p *packer) variant(c Card, d Detail) (Card, bool) {
 		start := lineStart(src, s.Span.StartByte)
 		v.Text = string(src[start:s.Span.EndByte])
 	case Standard:
-		v.Text = p.standardText(s, c.id)
+		v.Text = p.standardText(ctx, s, c.id)
 		if v.Text == c.Text {
 			return c, false
 		}
@@ -114,7 +113,7 @@ func (p *packer) variant(c Card, d Detail) (Card, bool) {
 
 // standardText is a definition's signature, its doc, and for a type the
 // signatures of its members.
-func (p *packer) standardText(s symbol.Symbol, id int64) string {
+func (p *packer) standardText(ctx context.Context, s symbol.Symbol, id int64) string {
 	var b strings.Builder
 	if s.Parent != "" {
 		fmt.Fprintf(&b, "in %s\n", s.Parent)
@@ -134,7 +133,7 @@ func (p *packer) standardText(s symbol.Symbol, id int64) string {
 		}
 	}
 	if s.Kind.IsType() {
-		for i, m := range p.members(s, id) {
+		for i, m := range p.members(ctx, s, id) {
 			if i == maxMembers {
 				b.WriteString("\n  …")
 				break
@@ -150,7 +149,7 @@ func (p *packer) standardText(s symbol.Symbol, id int64) string {
 }
 
 // members returns the definitions directly inside a type, in order.
-func (p *packer) members(s symbol.Symbol, id int64) []symbol.Symbol {
+func (p *packer) members(ctx context.Context, s symbol.Symbol, id int64) []symbol.Symbol {
 	di, ok := p.c.defByID[id]
 	if !ok {
 		return nil
@@ -161,7 +160,7 @@ func (p *packer) members(s symbol.Symbol, id int64) []symbol.Symbol {
 			ids = append(ids, p.c.defs[m].ID)
 		}
 	}
-	found, err := p.e.ix.SymbolsByID(context.Background(), ids)
+	found, err := p.e.ix.SymbolsByID(ctx, ids)
 	if err != nil {
 		return nil
 	}

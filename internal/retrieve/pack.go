@@ -123,17 +123,17 @@ func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
 }
 
 // Pack packs a ranking made by Rank for req.Task into req.Budget, so
-// that one ranking can be packed at several budgets.
+// that one ranking can be packed at several budgets. It packs from the
+// view of the index the ranking was made on.
 func (e *Engine) Pack(ctx context.Context, r *Ranking, req Request) (*Pack, error) {
 	start := time.Now()
 	if req.Budget <= 0 {
 		req.Budget = DefaultBudget
 	}
-	c, err := e.corpus(ctx)
-	if err != nil {
-		return nil, err
+	if r.c == nil {
+		return nil, errors.New("pack: the ranking was not made by Rank")
 	}
-	p := &packer{e: e, c: c, r: r, format: req.Format, counter: e.tokenCounter()}
+	p := &packer{e: e, c: r.c, r: r, format: req.Format, counter: e.tokenCounter()}
 	pack, err := p.pack(ctx, req)
 	if err != nil {
 		return nil, err
@@ -212,14 +212,14 @@ func (p *packer) pack(ctx context.Context, req Request) (*Pack, error) {
 		budget = max(budget, 0)
 		sp := &SectionPack{Section: s, Name: s.String(), Budget: budget}
 		if s == intent.Definitions {
-			sp.Cards, sp.Tokens = p.fillDefinitions(cands[s], budget)
+			sp.Cards, sp.Tokens = p.fillDefinitions(ctx, cands[s], budget)
 		} else {
 			sp.Cards, sp.Tokens = p.fill(cands[s], budget)
 		}
 		used += sp.Tokens
 		packed[s] = sp
 	}
-	for _, s := range intent.Sections() {
+	for s := range intent.NumSections {
 		if sp := packed[s]; len(sp.Cards) > 0 {
 			pack.Sections = append(pack.Sections, *sp)
 		}
@@ -276,7 +276,7 @@ func (p *packer) titleOf(pack *Pack) string {
 // frameTokens counts a pack rendered with all its sections and no cards.
 func (p *packer) frameTokens(pack *Pack, cands [intent.NumSections][]Card) int {
 	frame := *pack
-	for _, s := range intent.Sections() {
+	for s := range intent.NumSections {
 		if len(cands[s]) > 0 {
 			frame.Sections = append(frame.Sections, SectionPack{Section: s, Name: s.String()})
 		}
@@ -316,7 +316,7 @@ const (
 	minLead    = 5
 )
 
-func (p *packer) fillDefinitions(cards []Card, budget int) ([]Card, int) {
+func (p *packer) fillDefinitions(ctx context.Context, cards []Card, budget int) ([]Card, int) {
 	slots := make([]*slot, len(cards))
 	lead := min(max(budget/leadTokens, minLead), len(cards))
 	used := 0
@@ -333,7 +333,7 @@ func (p *packer) fillDefinitions(cards []Card, budget int) ([]Card, int) {
 			continue
 		}
 		for _, d := range []Detail{Full, Standard} {
-			v, ok := p.variant(s.cards[Compact], d)
+			v, ok := p.variant(ctx, s.cards[Compact], d)
 			if !ok {
 				continue
 			}

@@ -68,6 +68,8 @@ type Ranking struct {
 	Defs   []RankedDef   `json:"definitions"`
 	Files  []RankedFile  `json:"files"`
 	Terms  []string      `json:"terms"` // the query terms scored, strongest first
+
+	c *corpus // the view it was ranked on, which its definitions index
 }
 
 // Rank scores every definition and file of the index for a task.
@@ -454,7 +456,7 @@ func (h *minHeap) down(i int) {
 }
 
 func (r *ranker) result() *Ranking {
-	out := &Ranking{Intent: r.q.intent, Terms: r.terms}
+	out := &Ranking{Intent: r.q.intent, Terms: r.terms, c: r.c}
 	for _, d := range r.top(rankDepth) {
 		def := &r.c.defs[d]
 		rd := RankedDef{

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/winnowhq/winnow/internal/bench/measure"
 )
 
 // The depths each metric is reported at.
@@ -335,17 +337,10 @@ func summarize(xs []float64) Summary {
 		N:    len(s),
 		Sum:  sum,
 		Mean: sum / float64(len(s)),
-		P50:  s[rank(len(s), 50)],
-		P95:  s[rank(len(s), 95)],
+		P50:  s[measure.Rank(len(s), 50)],
+		P95:  s[measure.Rank(len(s), 95)],
 		Max:  s[len(s)-1],
 	}
-}
-
-// rank is the index of the nearest-rank pth percentile of n sorted
-// values: the smallest value that at least p% of the values do not
-// exceed.
-func rank(n, p int) int {
-	return max(0, (n*p+99)/100-1)
 }
 
 func rate(group []*scored, hit func(*scored) bool) float64 {

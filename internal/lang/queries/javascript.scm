@@ -192,21 +192,7 @@
 (class_heritage (member_expression
   property: (property_identifier) @reference.type))
 
-; JSX: a capitalised tag is a component, rendered like a call. A closing
-; tag is not counted again.
-((jsx_opening_element
-  name: (identifier) @reference.call)
-  (#match? @reference.call "^[A-Z]"))
-
-((jsx_self_closing_element
-  name: (identifier) @reference.call)
-  (#match? @reference.call "^[A-Z]"))
-
-(jsx_opening_element
-  name: (member_expression property: (property_identifier) @reference.call))
-
-(jsx_self_closing_element
-  name: (member_expression property: (property_identifier) @reference.call))
+; JSX components are references too: see jsx.scm, loaded after this file.
 
 (member_expression
   property: [(property_identifier) (private_property_identifier)] @reference.member)

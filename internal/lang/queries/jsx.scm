@@ -1,6 +1,7 @@
-; JSX patterns, added to the TypeScript query for TSX files.
+; JSX patterns, added to the JavaScript query (.js, .jsx) and to the
+; TypeScript query for TSX files.
 
-; ---- JSX (tsx only) --------------------------------------------------
+; ---- JSX -------------------------------------------------------------
 
 ; A capitalised tag is a component, rendered like a call. A closing tag
 ; is not counted again; an intrinsic element (<div>) is no reference.
