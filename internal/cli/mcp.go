@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/winnowhq/winnow/internal/config"
 	"github.com/winnowhq/winnow/internal/index"
 	"github.com/winnowhq/winnow/internal/mcpserver"
 )
@@ -95,7 +96,17 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 		return err
 	}
 	defer ix.Close()
-	tel, closeTel, err := a.mcpTelescope(ctx, ix)
+	// indexOptions has shown the configuration's warnings: these loads are quiet. The
+	// user file alone configures what a repository must not choose (upstreams, [llm]).
+	cfg, _, err := config.Load(config.LoadOptions{RepoRoot: ix.Root(), UserFile: a.configFile})
+	if err != nil {
+		return err
+	}
+	user, _, err := config.Load(config.LoadOptions{UserFile: a.configFile})
+	if err != nil {
+		return err
+	}
+	tel, closeTel, err := a.mcpTelescope(ctx, ix, cfg, user)
 	if err != nil {
 		return err
 	}
@@ -124,7 +135,7 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 		}()
 		defer func() { cancel(); <-updated }() // before the index closes
 	}
-	stop, err := a.startGateway(ctx, srv.MCP())
+	stop, err := a.startGateway(ctx, srv.MCP(), user)
 	if err != nil {
 		return err
 	}

@@ -12,22 +12,15 @@ import (
 	"github.com/winnowhq/winnow/internal/telemetry"
 )
 
-// startGateway connects the [[upstream]] servers of the user's own
-// configuration file to srv, their results shaped by the response
+// startGateway connects the [[upstream]] servers of cfg, the user's own
+// configuration file, to srv, their results shaped by the response
 // pipeline, and returns the function that stops it all. With no upstream
 // configured it does nothing.
 //
 // Upstreams, the pipeline and telemetry are read from the user file only,
 // never from the repository's .winnow.toml: a cloned repository must not
 // be able to start programs or send tokens anywhere by being opened.
-func (a *app) startGateway(ctx context.Context, srv *mcp.Server) (stop func(), err error) {
-	cfg, warns, err := config.Load(config.LoadOptions{UserFile: a.configFile})
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range warns {
-		a.logger().Warn(w.String())
-	}
+func (a *app) startGateway(ctx context.Context, srv *mcp.Server, cfg *config.Config) (stop func(), err error) {
 	if len(cfg.Upstreams) == 0 {
 		return func() {}, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/winnowhq/winnow/internal/config"
 	"github.com/winnowhq/winnow/internal/store"
 )
 
@@ -106,6 +107,13 @@ func (a *app) openStore(ctx context.Context, url string) (store.Store, string, e
 	if err != nil {
 		return nil, "", err
 	}
+	return a.openUserStore(ctx, cfg, url)
+}
+
+// openUserStore opens the store of user, the user's own configuration, or the one url
+// names, and returns it with where it is, for messages.
+func (a *app) openUserStore(ctx context.Context, user *config.Config, url string) (store.Store, string, error) {
+	cfg := *user
 	if url != "" {
 		cfg.Store.URL = url
 		if err := cfg.Validate(); err != nil {

@@ -221,7 +221,11 @@ func (a *app) withTelescope(cmd *cobra.Command, f *telescopeFlags, start string,
 // configuration file. The returned function closes the store.
 func (a *app) telescopeEngine(ctx context.Context, cfg *config.Config, root, storeURL string, ix *index.Index) (*telescope.Engine, func(), error) {
 	warn := a.warnLogger()
-	reg, err := a.strategies(cfg)
+	user, _, err := config.Load(config.LoadOptions{UserFile: a.configFile})
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, err := a.strategies(cfg, user.LLM)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -232,7 +236,7 @@ func (a *app) telescopeEngine(ctx context.Context, cfg *config.Config, root, sto
 		Logger:       a.logger(),
 	}
 	closeStore := func() {}
-	st, _, err := a.openStore(ctx, storeURL) // [store] of the user file, or --store
+	st, _, err := a.openUserStore(ctx, user, storeURL) // [store] of the user file, or --store
 	switch {
 	case errors.As(err, new(usageError)):
 		return nil, nil, err
@@ -255,19 +259,16 @@ func (a *app) telescopeEngine(ctx context.Context, cfg *config.Config, root, sto
 }
 
 // mcpTelescope returns the engine behind the telescope and drilldown tools of winnow mcp,
-// over ix's repository. Its store (the default one) is opened on the first call of a
-// telescope tool, not before: a server whose client never asks for one leaves no file.
-func (a *app) mcpTelescope(ctx context.Context, ix *index.Index) (*telescope.Engine, func(), error) {
-	cfg, err := a.loadConfig(ix.Root())
-	if err != nil {
-		return nil, nil, err
-	}
-	reg, err := a.strategies(cfg)
+// over ix's repository, configured by cfg (the repository's) and user (the user file's).
+// Its store (the default one) is opened on the first call of a telescope tool, not before:
+// a server whose client never asks for one leaves no file.
+func (a *app) mcpTelescope(ctx context.Context, ix *index.Index, cfg, user *config.Config) (*telescope.Engine, func(), error) {
+	reg, err := a.strategies(cfg, user.LLM)
 	if err != nil {
 		return nil, nil, err
 	}
 	ls := &lazyStore{open: func() (store.Store, error) {
-		st, _, err := a.openStore(context.WithoutCancel(ctx), "")
+		st, _, err := a.openUserStore(context.WithoutCancel(ctx), user, "")
 		return st, err
 	}, warn: a.warnLogger()}
 	e, err := telescope.New(&telescope.Options{
@@ -326,9 +327,10 @@ func (l *lazyStore) close() {
 }
 
 // strategies returns the registry of cfg's [[strategy]] entries, with an llm client when
-// the user's own configuration file sets [llm]. The [llm] table is never read from the
-// repository's .winnow.toml: a cloned repository must not choose where the key goes.
-func (a *app) strategies(cfg *config.Config) (*telescope.Registry, error) {
+// userLLM, the [llm] table of the user's own configuration file, is set. The [llm] table is
+// never read from the repository's .winnow.toml: a cloned repository must not choose where
+// the key goes.
+func (a *app) strategies(cfg *config.Config, userLLM config.LLM) (*telescope.Registry, error) {
 	specs := make([]telescope.Spec, 0, len(cfg.Strategies))
 	for _, s := range cfg.Strategies {
 		specs = append(specs, telescope.Spec{
@@ -336,11 +338,7 @@ func (a *app) strategies(cfg *config.Config) (*telescope.Registry, error) {
 			Model: s.Model, TargetTokens: s.TargetTokens, Fallback: s.Fallback,
 		})
 	}
-	user, _, err := config.Load(config.LoadOptions{UserFile: a.configFile})
-	if err != nil {
-		return nil, err
-	}
-	client, noModel := a.llmClient(user.LLM)
+	client, noModel := a.llmClient(userLLM)
 	reg, err := telescope.NewRegistry(specs, client)
 	if err != nil {
 		return nil, err

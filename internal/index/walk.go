@@ -209,3 +209,31 @@ func gitListFiles(ctx context.Context, root string) ([]string, error) {
 	}
 	return paths, nil
 }
+
+// ListFiles lists the files under root the way a build finds them, before
+// any per-file rule: inside a git work tree, the files git tracks and the
+// untracked ones it does not ignore; elsewhere, a walk that honours
+// .gitignore files and prunes version-control and vendored directories.
+// Paths are slash-separated, relative to root, sorted and unique.
+func ListFiles(ctx context.Context, root string) ([]string, error) {
+	paths, err := gitListFiles(ctx, root)
+	if err != nil {
+		if paths, err = newLister(root, &Options{}).walk(ctx); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(paths)
+	return slices.Compact(paths), nil
+}
+
+// Vendored reports whether the slash-separated path p lies under a
+// version-control, winnow or vendored directory, which a build skips by
+// default.
+func Vendored(p string) bool {
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		if slices.Contains(alwaysSkippedDirs, d) || slices.Contains(vendoredDirs, d) {
+			return true
+		}
+	}
+	return false
+}

@@ -8,13 +8,13 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/winnowhq/winnow/internal/index"
 )
 
 // Reasons a file is left out of a telescope.
@@ -25,18 +25,11 @@ const (
 	SkipSymlink      = "symlink"         // a link to a file inside the root, read under its own path
 	SkipSymlinkOut   = "symlink_outside" // a link leading out of the root
 	SkipUnreadable   = "unreadable"      // permission denied, I/O error
-	SkipVendored     = "vendored"        // under vendor/, node_modules/ and the like
+	SkipVendored     = "vendored"        // under vendor/, node_modules/ and the like (index.Vendored)
 	SkipUnsupported  = "unsupported"     // no strategy reads files of this type
 	skipHeadBytes    = 8 << 10
 	maxSkipsRecorded = 200
 )
-
-// skippedDirs are never read: version control, winnow's own files, and third-party code a
-// repository carries but does not own.
-var skippedDirs = []string{
-	".git", ".hg", ".svn", ".winnow", "vendor", "node_modules", "third_party", "third-party",
-	"bower_components", ".venv", "venv", "site-packages", "__pycache__", ".tox",
-}
 
 // A Skip is a file left out, and why.
 type Skip struct {
@@ -59,21 +52,20 @@ func (l *listing) skip(p, reason string) {
 }
 
 // list reads the units under rel (a file or a directory, relative to root), in path order.
+// It finds them as an index build does (git's view of the tree, or a walk honouring
+// .gitignore), so a telescope and the code index agree on what the repository holds.
 func (e *Engine) list(ctx context.Context, rel string, isDir bool) (*listing, error) {
 	l := &listing{skipped: make(map[string]int)}
 	var paths []string
 	if !isDir {
 		paths = []string{rel}
 	} else {
-		var err error
-		if paths, err = gitFiles(ctx, e.root, rel); err != nil {
-			if paths, err = walkFiles(ctx, e.root, rel); err != nil {
-				return nil, err
-			}
+		all, err := index.ListFiles(ctx, e.root)
+		if err != nil {
+			return nil, err
 		}
+		paths = under(all, rel)
 	}
-	slices.Sort(paths)
-	paths = slices.Compact(paths)
 	units, reasons := make([]*Unit, len(paths)), make([]string, len(paths))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -112,10 +104,8 @@ feed:
 // read reads and classifies one file; it returns a reason instead when the file is left out,
 // and neither for a file that vanished or is not a regular file.
 func (e *Engine) read(p string) (*Unit, string) {
-	for _, d := range strings.Split(path.Dir(p), "/") {
-		if slices.Contains(skippedDirs, d) {
-			return nil, SkipVendored
-		}
+	if index.Vendored(p) {
+		return nil, SkipVendored
 	}
 	kind, format, ok := classify(p)
 	if !ok {
@@ -153,51 +143,16 @@ func (e *Engine) read(p string) (*Unit, string) {
 	return &Unit{Path: p, Kind: kind, Lang: format, Content: content, Hash: hex.EncodeToString(sum[:]), symbols: e.symbols}, ""
 }
 
-// gitFiles lists the files under rel that git tracks or would track (untracked files not
-// ignored), relative to root. It fails outside a git work tree.
-func gitFiles(ctx context.Context, root, rel string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", rel)
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, err
+// under returns the sorted paths that lie under the directory rel ("." for the root).
+func under(paths []string, rel string) []string {
+	if rel == "." || rel == "" {
+		return paths
 	}
-	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			paths = append(paths, p)
-		}
+	prefix := rel + "/"
+	lo, _ := slices.BinarySearch(paths, prefix)
+	hi := lo
+	for hi < len(paths) && strings.HasPrefix(paths[hi], prefix) {
+		hi++
 	}
-	return paths, nil
-}
-
-// walkFiles lists the files under rel outside git, skipping hidden and skipped directories,
-// and never following symbolic links to directories.
-func walkFiles(ctx context.Context, root, rel string) ([]string, error) {
-	var paths []string
-	start := filepath.Join(root, filepath.FromSlash(rel))
-	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == start {
-				return err
-			}
-			return nil // unreadable entries are not ours to report one by one
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != start && (strings.HasPrefix(name, ".") || slices.Contains(skippedDirs, name)) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		r, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		paths = append(paths, filepath.ToSlash(r))
-		return nil
-	})
-	return paths, err
+	return paths[lo:hi]
 }
