@@ -116,10 +116,7 @@ message arrays, ADP OpenHands, SWE-smith and nebius records, SWE-agent
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return rep.WriteJSON(a.stdout)
-			}
-			return rep.WriteText(a.stdout)
+			return writeReport(a.stdout, rep, asJSON)
 		},
 	}
 	fs := cmd.Flags()

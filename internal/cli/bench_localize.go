@@ -99,10 +99,7 @@ without running anything.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return rep.WriteJSON(a.stdout)
-			}
-			return rep.WriteText(a.stdout)
+			return writeReport(a.stdout, rep, asJSON)
 		},
 	}
 	fs := cmd.Flags()

@@ -46,10 +46,7 @@ load. Nothing leaves the machine; no API key is needed.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return rep.WriteJSON(a.stdout)
-			}
-			return rep.WriteText(a.stdout)
+			return writeReport(a.stdout, rep, asJSON)
 		},
 	}
 	fs := cmd.Flags()

@@ -63,10 +63,7 @@ says "toon: not available" and why. Install it outside the repository:
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return rep.WriteJSON(a.stdout)
-			}
-			return rep.WriteText(a.stdout)
+			return writeReport(a.stdout, rep, asJSON)
 		},
 	}
 	fs := cmd.Flags()

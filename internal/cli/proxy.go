@@ -83,9 +83,9 @@ to --shutdown-timeout.`,
 			if err != nil {
 				return usageError{err}
 			}
-			var rw llmproxy.Rewriter = llmproxy.Compaction(compact.New(compact.Options{}))
-			if noCompact {
-				rw = llmproxy.Passthrough{}
+			var rw llmproxy.Rewriter = llmproxy.Passthrough{}
+			if !noCompact {
+				rw = llmproxy.Compaction(compact.New(compact.Options{}))
 			}
 			p, err := llmproxy.New(&llmproxy.Options{
 				Rewriter:          rw,

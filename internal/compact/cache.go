@@ -147,17 +147,18 @@ func (c *Cache) key(dialect string, body []byte) (cacheKey, bool) {
 }
 
 // decode decodes body by extending the longest entry it extends, and
-// returns what the entry knows of it and the entry itself. It returns a
-// nil conversation when no entry fits (or c is nil): the caller decodes
-// body in full. A body that extends an entry but does not decode is left
-// to the full decode too, so that its error is the codec's own.
-func (c *Cache) decode(dialect string, body []byte) (*chat.Conversation, seed, *cacheEntry) {
+// returns what the entry knows of it, the entry itself and body's key for
+// store (the zero key when body has none). It returns a nil conversation
+// when no entry fits (or c is nil): the caller decodes body in full. A
+// body that extends an entry but does not decode is left to the full
+// decode too, so that its error is the codec's own.
+func (c *Cache) decode(dialect string, body []byte) (*chat.Conversation, seed, *cacheEntry, cacheKey) {
 	if c == nil {
-		return nil, seed{}, nil
+		return nil, seed{}, nil, cacheKey{}
 	}
 	key, ok := c.key(dialect, body)
 	if !ok {
-		return nil, seed{}, nil
+		return nil, seed{}, nil, cacheKey{}
 	}
 	for _, e := range c.candidates(key) {
 		var conv *chat.Conversation
@@ -175,10 +176,10 @@ func (c *Cache) decode(dialect string, body []byte) (*chat.Conversation, seed, *
 			break
 		}
 		c.count(func(s *CacheStats) { s.Hits++ })
-		return conv, seed{facts: e.facts, memo: e.memo}, e
+		return conv, seed{facts: e.facts, memo: e.memo}, e, key
 	}
 	c.count(func(s *CacheStats) { s.Misses++ })
-	return nil, seed{}, nil
+	return nil, seed{}, nil, key
 }
 
 // encoded returns e's memo of encoded messages, nil for a nil e.
@@ -218,14 +219,11 @@ func (c *Cache) count(f func(*CacheStats)) {
 // facts.
 const perMessageBytes = 256
 
-// store remembers st's input, the decode of body, replacing prev, the
-// entry it extended (nil for none). It does nothing if c is nil.
-func (c *Cache) store(dialect string, body []byte, st *State, prev *cacheEntry, enc *chat.EncodeMemo) {
-	if c == nil || st == nil || len(st.facts) != len(st.orig.Messages) {
-		return
-	}
-	key, ok := c.key(dialect, body)
-	if !ok {
+// store remembers st's input, the decode of body, under key, body's key
+// as decode returned it, replacing prev, the entry it extended (nil for
+// none). It does nothing if c is nil or key is zero (body has no key).
+func (c *Cache) store(key cacheKey, body []byte, st *State, prev *cacheEntry, enc *chat.EncodeMemo) {
+	if c == nil || key == (cacheKey{}) || st == nil || len(st.facts) != len(st.orig.Messages) {
 		return
 	}
 	e := &cacheEntry{key: key, conv: st.orig, facts: st.facts, memo: st.memo, enc: enc}

@@ -20,11 +20,15 @@ func (clearPass) Apply(st *State) Report {
 	// An output snipped by an earlier batch is cleared now; in this Run it
 	// is untouched, since every Run starts from the request as received.
 	st.staleOutputs(0, hi, func(o *output) {
-		text := clearedText(o)
-		if o.tokens < st.opts.ClearMin || st.textTokens(text) >= o.tokens {
+		if o.tokens < st.opts.ClearMin {
 			return
 		}
-		after := st.setOutput(o, text, cleared)
+		text := clearedText(o)
+		after := st.textTokens(text)
+		if after >= o.tokens {
+			return
+		}
+		st.setOutput(o, text, cleared)
 		r.Changed++
 		r.TokensBefore += o.tokens
 		r.TokensAfter += after

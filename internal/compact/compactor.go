@@ -93,12 +93,23 @@ func PassNames() []string {
 type Compactor struct {
 	opts   Options
 	passes []Pass
+	on     map[string]bool // the names of passes; read-only
+}
+
+// newCompactor returns a Compactor running passes, in order, with opts as
+// they are.
+func newCompactor(opts Options, passes []Pass) *Compactor {
+	on := make(map[string]bool, len(passes))
+	for _, p := range passes {
+		on[p.Name()] = true
+	}
+	return &Compactor{opts: opts, passes: passes, on: on}
 }
 
 // New returns a Compactor with opts (zero fields take their defaults)
 // running every pass, in the order of PassNames.
 func New(opts Options) *Compactor {
-	return &Compactor{opts: opts.withDefaults(), passes: allPasses()}
+	return newCompactor(opts.withDefaults(), allPasses())
 }
 
 // Only returns a Compactor with c's options running only the named passes,
@@ -106,13 +117,13 @@ func New(opts Options) *Compactor {
 // keep the result valid and always run. Names that are not passes are
 // ignored; PassNames lists the valid ones.
 func (c *Compactor) Only(names ...string) *Compactor {
-	out := &Compactor{opts: c.opts}
+	var passes []Pass
 	for _, p := range c.passes {
 		if slices.Contains(names, p.Name()) || slices.Contains(mandatory, p.Name()) {
-			out.passes = append(out.passes, p)
+			passes = append(passes, p)
 		}
 	}
-	return out
+	return newCompactor(c.opts, passes)
 }
 
 // Options returns the options c runs with, defaults filled in.
@@ -140,11 +151,7 @@ func (c *Compactor) run(dialect string, conv *chat.Conversation, sd seed) (*Stat
 		st := &State{dialect: conv.Dialect, orig: conv, conv: conv.Clone()}
 		return st, []Report{{Pass: "compactor", Notes: []string{fmt.Sprintf("conversation is %q, not %q: left as it is", conv.Dialect, dialect)}}}
 	}
-	on := map[string]bool{}
-	for _, p := range c.passes {
-		on[p.Name()] = true
-	}
-	st := newSeededState(conv, c.opts, on, sd)
+	st := newSeededState(conv, c.opts, c.on, sd)
 	reps := make([]Report, 0, len(c.passes))
 	for _, p := range c.passes {
 		r := p.Apply(st)

@@ -28,10 +28,11 @@ func (dedupPass) Apply(st *State) Report {
 		if !o.rewritable(&st.opts) || o.tokens < st.opts.DedupMin {
 			continue
 		}
-		after := st.setOutput(o, dedupText(o, &st.outputs[j]), deduplicated)
+		text := dedupText(o, &st.outputs[j])
+		st.setOutput(o, text, deduplicated)
 		r.Changed++
 		r.TokensBefore += o.tokens
-		r.TokensAfter += after
+		r.TokensAfter += st.textTokens(text)
 		r.note("messages[%d]: output of %s repeats messages[%d]", o.msg, callName(o), st.outputs[j].msg)
 	}
 	return r

@@ -104,3 +104,9 @@ func TestReplayParallelCalls(t *testing.T) {
 		t.Errorf("keep one (-want +got):\n%s", diff)
 	}
 }
+
+// newState analyses conv and replays its history, knowing nothing of it
+// beforehand.
+func newState(conv *chat.Conversation, opts Options, on map[string]bool) *State {
+	return newSeededState(conv, opts, on, seed{})
+}

@@ -5,8 +5,9 @@ import "github.com/winnowhq/winnow/internal/chat"
 // setOutput replaces what output o says with text: the content of its
 // tool result, or the text of its text-form message. The first text part
 // is kept and edited, so members the codecs do not model (cache_control)
-// survive. It returns the estimated tokens after.
-func (st *State) setOutput(o *output, text string, s outputState) int {
+// survive. The caller counts text's tokens, which it has usually needed
+// already to decide on the rewrite.
+func (st *State) setOutput(o *output, text string, s outputState) {
 	m := &st.conv.Messages[o.msg]
 	if o.part >= 0 {
 		p := &m.Parts[o.part]
@@ -15,7 +16,6 @@ func (st *State) setOutput(o *output, text string, s outputState) int {
 		m.Parts = replaceText(m.Parts, text)
 	}
 	o.state = s
-	return st.textTokens(text)
 }
 
 // replaceText returns parts as a single text part holding text, reusing

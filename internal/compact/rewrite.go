@@ -62,7 +62,7 @@ func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]
 	if err != nil {
 		return body, sum, err
 	}
-	orig, sd, prev := cache.decode(dialect, body)
+	orig, sd, prev, key := cache.decode(dialect, body)
 	if orig == nil {
 		if orig, err = decode(body); err != nil {
 			return body, sum, fmt.Errorf("compact: %w", err)
@@ -76,7 +76,7 @@ func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]
 	if cache != nil {
 		memo = chat.NewEncodeMemo(prev.encoded())
 	}
-	defer func() { cache.store(dialect, body, st, prev, memo) }()
+	defer func() { cache.store(key, body, st, prev, memo) }()
 	out := st.conv
 	sum.Reports, sum.Horizon, sum.Batches = reps, st.horizon, st.batches
 	sum.TokensBefore = st.conversationTokens(orig)
@@ -111,9 +111,11 @@ func (c *Compactor) validate(st *State) []Violation {
 	if p < 0 {
 		return Validate(d, orig, out)
 	}
-	prefix := orig.Clone()
-	prefix.Messages = prefix.Messages[:p]
-	sent, _ := c.run(string(d), prefix, seed{facts: st.facts[:p], memo: st.memo})
+	// run clones its input and never changes it, so the prefix can share
+	// orig's messages rather than copy the whole conversation.
+	prefix := *orig
+	prefix.Messages = orig.Messages[:p:p]
+	sent, _ := c.run(string(d), &prefix, seed{facts: st.facts[:p], memo: st.memo})
 	return ValidateBound(d, orig, out, sent.conv)
 }
 

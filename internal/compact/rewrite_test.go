@@ -81,7 +81,7 @@ func (dropUser) Apply(st *State) Report {
 func TestRewriteFallsBackOnViolation(t *testing.T) {
 	body, _ := openAIAgent()
 	in := []byte(body)
-	c := &Compactor{opts: testOptions.withDefaults(), passes: []Pass{dropUser{}}}
+	c := newCompactor(testOptions.withDefaults(), []Pass{dropUser{}})
 	out, sum, err := c.Rewrite("openai", in)
 	if err != nil {
 		t.Fatal(err)

@@ -104,12 +104,8 @@ type seed struct {
 	memo  *textMemo
 }
 
-// newState analyses conv and replays its history.
-func newState(conv *chat.Conversation, opts Options, on map[string]bool) *State {
-	return newSeededState(conv, opts, on, seed{})
-}
-
-// newSeededState is newState with what sd knows of conv.
+// newSeededState analyses conv, with what sd knows of it, and replays its
+// history.
 func newSeededState(conv *chat.Conversation, opts Options, on map[string]bool, sd seed) *State {
 	st := &State{
 		dialect: conv.Dialect,

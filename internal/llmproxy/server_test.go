@@ -52,6 +52,27 @@ func serve(t *testing.T, ctx context.Context, p *llmproxy.Proxy) (string, <-chan
 	return "http://" + ln.Addr().String(), done
 }
 
+// serveUpstream starts a fake API with apiOpts and a proxy with opts in front of it, run by
+// Serve until cancel is called; it returns the proxy's base URL, cancel, Serve's result and
+// a client for the proxy.
+func serveUpstream(t *testing.T, apiOpts *fakeapi.Options, opts llmproxy.Options) (string, context.CancelFunc, <-chan error, *http.Client) {
+	t.Helper()
+	api, err := fakeapi.Start(apiOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { api.Close() })
+	opts.AnthropicUpstream = api.URL
+	p, err := llmproxy.New(&opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	base, done := serve(t, ctx, p)
+	return base, cancel, done, &http.Client{Transport: &http.Transport{}, Timeout: waitLimit}
+}
+
 // startStream posts a streaming request and returns the response once its first event
 // has arrived.
 func startStream(t *testing.T, client *http.Client, base string) (*http.Response, sseReader) {
@@ -75,19 +96,7 @@ func startStream(t *testing.T, client *http.Client, base string) (*http.Response
 // end, new connections are refused, and Serve returns nil.
 func TestGracefulShutdown(t *testing.T) {
 	pace := make(chan struct{})
-	logs := newLogSink()
-	api, err := fakeapi.Start(&fakeapi.Options{Pace: pace})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
-	p, err := llmproxy.New(&llmproxy.Options{AnthropicUpstream: api.URL, Logger: logs.logger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	base, done := serve(t, ctx, p)
-	client := &http.Client{Transport: &http.Transport{}, Timeout: waitLimit}
+	base, cancel, done, client := serveUpstream(t, &fakeapi.Options{Pace: pace}, llmproxy.Options{Logger: newLogSink().logger()})
 	res, sse := startStream(t, client, base)
 	defer res.Body.Close()
 
@@ -127,18 +136,9 @@ func TestGracefulShutdown(t *testing.T) {
 // upstream request is cancelled, and Serve says so.
 func TestShutdownTimeout(t *testing.T) {
 	ended := make(chan bool, 1)
-	api, err := fakeapi.Start(&fakeapi.Options{Pace: make(chan struct{}), OnStreamEnd: func(_ string, completed bool) { ended <- completed }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
-	p, err := llmproxy.New(&llmproxy.Options{AnthropicUpstream: api.URL, ShutdownTimeout: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	base, done := serve(t, ctx, p)
-	client := &http.Client{Transport: &http.Transport{}, Timeout: waitLimit}
+	base, cancel, done, client := serveUpstream(t,
+		&fakeapi.Options{Pace: make(chan struct{}), OnStreamEnd: func(_ string, completed bool) { ended <- completed }},
+		llmproxy.Options{ShutdownTimeout: 20 * time.Millisecond})
 	res, _ := startStream(t, client, base)
 	defer res.Body.Close()
 	cancel()

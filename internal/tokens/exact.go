@@ -34,6 +34,15 @@ type exact struct {
 // return a counter sharing it. Exact counting runs at a few MB/s; see
 // Estimator for a faster approximation.
 func Exact(enc Encoding) (Counter, error) {
+	c, err := codec(enc)
+	if err != nil {
+		return nil, fmt.Errorf("exact counter: %w", err)
+	}
+	return exact{codec: c, est: NewEstimator(enc)}, nil
+}
+
+// codec returns the shared codec of enc, building it on first use.
+func codec(enc Encoding) (tokenizer.Codec, error) {
 	var get func() (tokenizer.Codec, error)
 	switch enc {
 	case O200k:
@@ -41,13 +50,28 @@ func Exact(enc Encoding) (Counter, error) {
 	case CL100k:
 		get = cl100kCodec
 	default:
-		return nil, fmt.Errorf("exact counter: unknown token encoding %q", enc)
+		return nil, fmt.Errorf("unknown token encoding %q", enc)
 	}
 	c, err := get()
 	if err != nil {
-		return nil, fmt.Errorf("exact counter for %s: %w", enc, err)
+		return nil, fmt.Errorf("codec for %s: %w", enc, err)
 	}
-	return exact{codec: c, est: NewEstimator(enc)}, nil
+	return c, nil
+}
+
+// Encode returns the token ids tiktoken's encode_ordinary gives text under
+// enc, for callers that need the ids rather than their number (prefix
+// matching in compact/costsim). len(ids) equals Count(enc, text).
+func Encode(enc Encoding, text string) ([]uint, error) {
+	c, err := codec(enc)
+	if err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	ids, _, err := c.Encode(text)
+	if err != nil {
+		return nil, fmt.Errorf("encode %d bytes as %s: %w", len(text), enc, err)
+	}
+	return ids, nil
 }
 
 // Count returns the number of tokens tiktoken's encode_ordinary would produce

@@ -178,3 +178,39 @@ func BenchmarkExactCL100k(b *testing.B) {
 func BenchmarkEstimate(b *testing.B) {
 	benchmarkCounter(b, NewEstimator(O200k))
 }
+
+// TestEncode checks Encode against tiktoken's counts and that its ids decode
+// back to the text.
+func TestEncode(t *testing.T) {
+	for _, enc := range []Encoding{O200k, CL100k} {
+		c, err := codec(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range referenceCounts {
+			t.Run(string(enc)+"/"+tt.name, func(t *testing.T) {
+				want := tt.o200k
+				if enc == CL100k {
+					want = tt.cl100k
+				}
+				ids, err := Encode(enc, tt.text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(ids) != want {
+					t.Errorf("len(Encode(%q)) = %d, want %d", tt.text, len(ids), want)
+				}
+				got, err := c.Decode(ids)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(tt.text, got); diff != "" {
+					t.Errorf("Decode(Encode(%q)) (-want +got):\n%s", tt.text, diff)
+				}
+			})
+		}
+	}
+	if _, err := Encode("p50k_base", "x"); err == nil {
+		t.Error(`Encode("p50k_base"): no error`)
+	}
+}

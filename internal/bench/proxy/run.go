@@ -225,16 +225,26 @@ func timePair(ctx context.Context, client *http.Client, s *setup, body []byte, p
 	return direct, proxied, nil
 }
 
-// timeRequest posts body to base/v1/messages and returns the time to the whole response
-// and to its first body byte.
-func timeRequest(ctx context.Context, client *http.Client, base string, body []byte) (total, first time.Duration, err error) {
+// newRequest returns a POST of body to base/v1/messages with the headers
+// of an Anthropic client.
+func newRequest(ctx context.Context, base string, body []byte) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/messages", bytes.NewReader(body))
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Api-Key", "sk-ant-bench")
 	req.Header.Set("Anthropic-Version", "2023-06-01")
+	return req, nil
+}
+
+// timeRequest posts body to base/v1/messages and returns the time to the whole response
+// and to its first body byte.
+func timeRequest(ctx context.Context, client *http.Client, base string, body []byte) (total, first time.Duration, err error) {
+	req, err := newRequest(ctx, base, body)
+	if err != nil {
+		return 0, 0, err
+	}
 	start := time.Now()
 	res, err := client.Do(req)
 	if err != nil {
@@ -314,13 +324,10 @@ func concurrency(ctx context.Context, client *http.Client, body []byte, n int, r
 func stream(ctx context.Context, client *http.Client, base string, body []byte, opened func()) (time.Duration, error) {
 	once := sync.OnceFunc(opened)
 	defer once()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/messages", bytes.NewReader(body))
+	req, err := newRequest(ctx, base, body)
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Api-Key", "sk-ant-bench")
-	req.Header.Set("Anthropic-Version", "2023-06-01")
 	start := time.Now()
 	res, err := client.Do(req)
 	if err != nil {

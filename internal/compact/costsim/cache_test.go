@@ -237,9 +237,6 @@ func TestPricingValidate(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	u := Usage{Requests: 2, Input: 1000, CacheRead: 600, CacheWrite: 300, Cost: 100 + 60 + 375}
-	if got := u.Uncached(); got != 100 {
-		t.Errorf("Uncached = %d, want 100", got)
-	}
 	if got := u.HitRatio(); got != 0.6 {
 		t.Errorf("HitRatio = %g, want 0.6", got)
 	}

@@ -9,10 +9,6 @@ type Usage struct {
 	Cost       float64 `json:"cost"`               // in uncached-input-token units
 }
 
-// Uncached returns the input tokens neither read from nor written to the
-// cache, which cost 1 each.
-func (u Usage) Uncached() int { return u.Input - u.CacheRead - u.CacheWrite }
-
 // HitRatio returns the share of input tokens served from the cache, or 0
 // when nothing was sent.
 func (u Usage) HitRatio() float64 {

@@ -71,10 +71,6 @@ func NewChecker(dialect string, facts []Fact, opts *Options) (*Checker, error) {
 	return c, nil
 }
 
-// Wants reports whether a fact is used at turn, so that its request must
-// be checked.
-func (c *Checker) Wants(turn int) bool { return len(c.byTurn[turn]) > 0 }
-
 // Check probes the compacted request sent for turn (the index of the
 // assistant message it asked for), given as its parts. text renders one
 // part as traj.Render does; callers that render parts anyway pass a

@@ -261,3 +261,7 @@ func TestResult(t *testing.T) {
 		t.Errorf("recall = %g, want 0.75", got)
 	}
 }
+
+// Wants reports whether a fact is used at turn, so that its request must
+// be checked.
+func (c *Checker) Wants(turn int) bool { return len(c.byTurn[turn]) > 0 }
