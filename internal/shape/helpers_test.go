@@ -100,3 +100,18 @@ func largeDocs(t testing.TB, n int) []shapetest.Doc {
 	}
 	return docs
 }
+
+// parseJSON parses s, which must be valid UTF-8, as one JSON value with
+// optional surrounding whitespace.
+func parseJSON(s string) (tape, bool, error) {
+	var t tape
+	inexact, err := t.parse(s)
+	return t, inexact, err
+}
+
+// decodeTable reads a table written by encodeTable.
+func decodeTable(text string) (tape, error) {
+	var t tape
+	err := t.decodeTable(text)
+	return t, err
+}

@@ -30,14 +30,6 @@ type parser struct {
 	t       *tape
 }
 
-// parseJSON parses s, which must be valid UTF-8, as one JSON value with
-// optional surrounding whitespace.
-func parseJSON(s string) (tape, bool, error) {
-	var t tape
-	inexact, err := t.parse(s)
-	return t, inexact, err
-}
-
 // parse makes t the tape of s, which must be valid UTF-8 and hold one
 // JSON value with optional surrounding whitespace, reusing t's memory.
 // It reports whether a string could not be decoded exactly.

@@ -52,13 +52,6 @@ func encodeTable(t *tape, i int) (string, bool) {
 	return string(dst), true
 }
 
-// decodeTable reads a table written by encodeTable.
-func decodeTable(text string) (tape, error) {
-	var t tape
-	err := t.decodeTable(text)
-	return t, err
-}
-
 // decodeTable makes t the tape of the table text, reusing t's memory.
 func (t *tape) decodeTable(text string) error {
 	t.reset(text)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/winnowhq/winnow/internal/bench/measure"
 	"github.com/winnowhq/winnow/internal/tokens"
 )
 
@@ -84,9 +85,9 @@ func loop(b *testing.B, f func()) {
 	var wall, cpu []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		cpu0, ok := threadCPU()
+		cpu0, ok := measure.ThreadCPU()
 		f()
-		if cpu1, _ := threadCPU(); ok {
+		if cpu1, _ := measure.ThreadCPU(); ok {
 			cpu = append(cpu, cpu1-cpu0)
 		}
 		wall = append(wall, time.Since(start))

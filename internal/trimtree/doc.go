@@ -6,7 +6,8 @@ in the order the tool returned them.
 
 It does not write the line that tells the agent what was left out and how
 to get it (the gateway appends it, knowing the call; Trim leaves
-HintReserve tokens for it and reports Kept, Total, Path and Format), does
+HintReserve tokens for it and reports Kept, Total, Path, Format and the
+items' byte ranges, Items), does
 not re-encode or deduplicate (packages shape and gateway), and does not cut
 inside an item: an item is kept whole or not at all.
 

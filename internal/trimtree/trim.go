@@ -77,10 +77,18 @@ type Result struct {
 	// Format is FormatJSON or FormatLines when a list was found, "" when
 	// not.
 	Format string
+	// Items are the byte ranges in the input text of all Total items of
+	// the list, in order, when Trim trimmed (nil when Strategy is
+	// StrategyNone): what Kept indexes, for a caller that pages through
+	// the items left out.
+	Items []Span
 	// Reason says in a few words why Text is what it is, for logs and
 	// telemetry ("fits the budget", "no item fits the budget", ...).
 	Reason string
 }
+
+// A Span is the byte range text[Start:End] of one item.
+type Span struct{ Start, End int }
 
 // Reasons for a Result.
 const (
@@ -139,6 +147,10 @@ func Trim(text string, budget int, sig Signals, count func(string) int) (Result,
 		return res, nil
 	}
 	res.Text, res.Kept, res.After = out, kept, n
+	res.Items = make([]Span, len(l.items))
+	for i, it := range l.items {
+		res.Items[i] = Span{it.start, it.end}
+	}
 	res.Strategy, res.Reason = sel.strategy, reasonTrimmed
 	return res, nil
 }

@@ -519,3 +519,51 @@ func TestTrimOddCounters(t *testing.T) {
 		})
 	}
 }
+
+// TestTrimItems checks that Result.Items are the ranges Kept indexes: the
+// kept items with the separators before them, between the text before the
+// first item and after the last, give Text back.
+func TestTrimItems(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"total": 40, "items": [`)
+	for i := range 40 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `{"id": %d, "title": "issue number %d"}`, i, i)
+	}
+	b.WriteString("]}\n")
+	text := b.String()
+	count := func(s string) int { return (len(s) + 3) / 4 }
+	for _, in := range []string{text, strings.Repeat("a log line of some length\n", 60)} {
+		res, err := Trim(in, count(in)/2, Signals{}, count)
+		if err != nil || res.Strategy == StrategyNone {
+			t.Fatalf("Trim = %+v, %v; want a trim", res, err)
+		}
+		if len(res.Items) != res.Total {
+			t.Fatalf("%d Items, Total %d", len(res.Items), res.Total)
+		}
+		for i, it := range res.Items {
+			item := in[it.Start:it.End]
+			want := fmt.Sprintf(`{"id": %d, "title": "issue number %d"}`, i, i)
+			if res.Format == FormatLines {
+				want = "a log line of some length"
+			}
+			if item != want {
+				t.Fatalf("item %d is %q, want %q", i, item, want)
+			}
+		}
+		var got strings.Builder
+		got.WriteString(in[:res.Items[0].Start])
+		for j, k := range res.Kept {
+			if j > 0 {
+				got.WriteString(in[res.Items[k-1].End:res.Items[k].Start])
+			}
+			got.WriteString(in[res.Items[k].Start:res.Items[k].End])
+		}
+		got.WriteString(in[res.Items[len(res.Items)-1].End:])
+		if got.String() != res.Text {
+			t.Errorf("Items and Kept render\n%s\nwant Text\n%s", got.String(), res.Text)
+		}
+	}
+}

@@ -46,10 +46,11 @@ the result; [Default] assembles the standard ones in order:
 Nothing is lost. Whatever a stage removes can be had again: a reference
 names a result the agent has seen, and winnow__more returns every item a
 trimmed result left out, exactly once across its pages, in the original
-format (re-encoded when the first view was). Before Trim keeps a trim it
-finds the items again itself and checks that rendering trimtree's
-selection reproduces trimtree's text byte for byte; if not, or if the
-response cannot be held for winnow__more, the text passes whole. Held
+format (re-encoded when the first view was). Trim pages the items
+trimtree chose from (Result.Items, the ranges whose kept ones render as
+trimtree's text) rather than finding them again; if they do not agree
+with Total and Kept, or if the response cannot be held for winnow__more,
+the text passes whole. Held
 responses are bounded (Options.MaxStoreBytes, Options.MaxRefs) and the
 least recently used go first; a ref that has gone is a tool error telling
 the agent to repeat the original call.

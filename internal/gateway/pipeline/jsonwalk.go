@@ -44,9 +44,6 @@ type jsonWalk struct {
 	// scalar, if set, is called for every string, number, true, false and
 	// null that is a value (not a key), with its range.
 	scalar func(start, end int)
-	// element, if set, is called for every array element after it is
-	// read; the path's last step is its index.
-	element func(start, end int)
 }
 
 // run walks the document; it fails on anything that is not exactly one
@@ -105,9 +102,6 @@ func (w *jsonWalk) array(i, depth int) (int, bool) {
 		end, ok := w.value(i, depth)
 		if !ok {
 			return end, false
-		}
-		if w.element != nil {
-			w.element(i, end)
 		}
 		i = w.space(end)
 		if i >= len(w.s) {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package pipeline
+package measure
 
 import (
 	"syscall"
@@ -12,9 +12,11 @@ import (
 // syscall does not name.
 const clockThreadCPUTime = 3
 
-// threadCPU returns the CPU time the calling OS thread has used, to the
-// nanosecond, and whether it could be read.
-func threadCPU() (time.Duration, bool) {
+// ThreadCPU returns the CPU time the calling OS thread has used, to the
+// nanosecond, and whether it could be read. A busy machine inflates it far
+// less than wall time; callers lock their goroutine to its thread
+// (runtime.LockOSThread) so that two readings are of the same thread.
+func ThreadCPU() (time.Duration, bool) {
 	var ts syscall.Timespec
 	_, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0)
 	if errno != 0 {
