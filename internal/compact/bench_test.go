@@ -56,7 +56,7 @@ func BenchmarkCodec(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := encode(conv); err != nil {
+		if _, err := encode(conv, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

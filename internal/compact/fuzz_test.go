@@ -100,7 +100,7 @@ func mustEncodeDecode(t *testing.T, c *Compactor, d chat.Dialect, p *chat.Conver
 	t.Helper()
 	r, _ := c.Run(string(d), p)
 	_, encode, _ := codec(string(d))
-	b, err := encode(r)
+	b, err := encode(r, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

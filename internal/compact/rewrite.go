@@ -87,7 +87,7 @@ func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]
 	if sum.Violations = c.validate(st); len(sum.Violations) > 0 {
 		return body, sum, nil
 	}
-	enc, err := encodeMemo(encode, out, memo)
+	enc, err := encode(out, memo)
 	if err != nil {
 		return body, sum, fmt.Errorf("compact: encode the compacted request: %w", err)
 	}
@@ -137,23 +137,16 @@ func lastThinkingOrigin(orig, out *chat.Conversation) int {
 	return -1
 }
 
-func codec(dialect string) (func([]byte) (*chat.Conversation, error), func(*chat.Conversation) ([]byte, error), error) {
+// codec returns dialect's decoder and its encoder, which copies the bytes
+// of messages a memo remembers (nil: none) instead of encoding them again.
+func codec(dialect string) (func([]byte) (*chat.Conversation, error), func(*chat.Conversation, *chat.EncodeMemo) ([]byte, error), error) {
 	switch chat.Dialect(dialect) {
 	case chat.Anthropic:
-		return anthropic.Decode, anthropic.Encode, nil
+		return anthropic.Decode, anthropic.EncodeMemo, nil
 	case chat.OpenAI:
-		return openai.Decode, openai.Encode, nil
+		return openai.Decode, openai.EncodeMemo, nil
 	}
 	return nil, nil, fmt.Errorf("compact: %q: %w", dialect, ErrDialect)
-}
-
-// encodeMemo encodes c with encode, or, for a dialect whose codec can
-// take the bytes of changed messages from memo, with that codec.
-func encodeMemo(encode func(*chat.Conversation) ([]byte, error), c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
-	if c.Dialect == chat.Anthropic && memo != nil {
-		return anthropic.EncodeMemo(c, memo)
-	}
-	return encode(c)
 }
 
 // conversationTokens estimates the tokens of c's system prompt and
