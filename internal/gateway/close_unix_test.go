@@ -56,11 +56,13 @@ func TestCloseStopsEveryChild(t *testing.T) {
 }
 
 func TestConnectTimeout(t *testing.T) {
-	// sleep never answers initialize.
+	// sleep never answers initialize; it ignores its stdin closing and dies
+	// on SIGTERM. A TerminateTimeout of 2s (not less) keeps a loaded machine
+	// from reaching SIGKILL first, which would change the reported exit.
 	hung := config.Upstream{Name: "hung", Command: "sleep", Args: []string{"60"}}
 	h := startGateway(t, []config.Upstream{hung}, &Options{
 		ConnectTimeout:   400 * time.Millisecond,
-		TerminateTimeout: 200 * time.Millisecond,
+		TerminateTimeout: 2 * time.Second,
 		Backoff:          Backoff{Base: time.Minute},
 	})
 	s := h.waitStatus(t, "hung", func(s Status) bool { return s.State == StateRestarting })
