@@ -17,8 +17,10 @@ const maxValueBytes = 48
 
 // describeCall returns a call as the model can recognise and repeat it:
 // the tool's name and its arguments as compact JSON, each long string
-// argument (a file's content) cut to maxValueBytes, the whole cut to
-// maxCallBytes.
+// argument (a file's content, a long path) shortened from the middle to
+// about maxValueBytes, the whole to about maxCallBytes. Shortening keeps
+// both ends and never cuts the last path segment, so a placeholder still
+// names the file it came from.
 func describeCall(name string, input json.RawMessage) string {
 	if ms, ok := members(input); ok {
 		if len(ms) == 0 {
@@ -26,7 +28,7 @@ func describeCall(name string, input json.RawMessage) string {
 		}
 		for i := range ms {
 			if ms[i].ok && len(ms[i].str) > maxValueBytes {
-				ms[i].raw = quote(cut(ms[i].str, maxValueBytes))
+				ms[i].raw = quote(shorten(ms[i].str, maxValueBytes))
 			}
 		}
 		input = encodeMembers(ms)
@@ -35,7 +37,33 @@ func describeCall(name string, input json.RawMessage) string {
 	if len(bytes.TrimSpace(input)) == 0 || json.Compact(&b, input) != nil {
 		return name
 	}
-	return name + " " + cut(b.String(), maxCallBytes)
+	return name + " " + shorten(b.String(), maxCallBytes)
+}
+
+// shorten returns s with its middle replaced by "…" so that it is about n
+// bytes long, cut at rune boundaries. The tail keeps the last path
+// segment whole (from the last '/' on) when s has one, even if that makes
+// the result longer than n; otherwise head and tail are about n/2 each.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	tail := n / 2
+	if i := strings.LastIndexByte(s, '/'); i > 0 && len(s)-i > tail {
+		tail = len(s) - i
+	}
+	head := max(n-tail, n/4)
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	start := len(s) - tail
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	if start <= head {
+		return s
+	}
+	return s[:head] + "…" + s[start:]
 }
 
 // cut returns s cut to at most n bytes at a rune boundary, with "…" when

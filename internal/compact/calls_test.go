@@ -20,9 +20,13 @@ func TestDescribeCall(t *testing.T) {
 		{"not JSON", "ls", `{oops`, `ls`},
 		{"not an object", "echo", `"hi"`, `echo "hi"`},
 		{"long value cut", "write", `{"path":"a","content":"` + strings.Repeat("x", 100) + `"}`,
-			`write {"path":"a","content":"` + strings.Repeat("x", 48) + `…"}`},
-		{"whole call cut", "many", `{"a":"` + strings.Repeat("y", 40) + `","b":"` + strings.Repeat("y", 40) + `","c":"` + strings.Repeat("y", 40) + `","d":"` + strings.Repeat("y", 40) + `"}`,
-			"many " + cut(`{"a":"`+strings.Repeat("y", 40)+`","b":"`+strings.Repeat("y", 40)+`","c":"`+strings.Repeat("y", 40)+`","d":"`+strings.Repeat("y", 40)+`"}`, maxCallBytes)},
+			`write {"path":"a","content":"` + strings.Repeat("x", 24) + `…` + strings.Repeat("x", 24) + `"}`},
+		{"long path keeps its file name", "Read", `{"file_path":"/work/main/internal/tokens/testdata/corpus/go/json_encode.go"}`,
+			`Read {"file_path":"/work/main/internal/toke…corpus/go/json_encode.go"}`},
+		{"command keeps its end", "Bash", `{"command":"cd /work/main && go test ./internal/compact/ -run TestDescribeCall -count=1"}`,
+			`Bash {"command":"cd /work/main &&…/ -run TestDescribeCall -count=1"}`},
+		{"whole call shortened from the middle", "many", `{"a":"` + strings.Repeat("y", 40) + `","b":"` + strings.Repeat("y", 40) + `","c":"` + strings.Repeat("y", 40) + `","d":"` + strings.Repeat("z", 40) + `"}`,
+			"many " + `{"a":"` + strings.Repeat("y", 40) + `","b":"` + strings.Repeat("y", 27) + "…" + strings.Repeat("y", 31) + `","d":"` + strings.Repeat("z", 40) + `"}`},
 		{"html kept", "grep", `{"pattern":"a<b"}`, `grep {"pattern":"a<b"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -152,6 +152,9 @@ func (c *Compactor) run(dialect string, conv *chat.Conversation, sd seed) (*Stat
 		return st, []Report{{Pass: "compactor", Notes: []string{fmt.Sprintf("conversation is %q, not %q: left as it is", conv.Dialect, dialect)}}}
 	}
 	st := newSeededState(conv, c.opts, c.on, sd)
+	if st.server {
+		return st, st.runServer()
+	}
 	reps := make([]Report, 0, len(c.passes))
 	for _, p := range c.passes {
 		r := p.Apply(st)

@@ -159,13 +159,17 @@ func horizonOf(batches []Batch, k int) int {
 
 // thinkingAllows reports whether a batch that changes messages from from
 // on may fire in the request of messages[:m]. Anthropic's rules: during
-// tool use the thinking of the current assistant turn must come back
-// unmodified, and a change to anything before a thinking block makes that
-// block invalid (see thinking.go). So while the request ends with tool
-// results, no assistant message of the current turn (after the last
-// human message) at or after from may hold thinking; the batch waits.
+// tool use the thinking of the latest assistant message must come back
+// unmodified, and on a Preserved model a change to anything before a
+// thinking block makes that block invalid (see thinking.go). A batch
+// never reaches the latest assistant message (the outputs it keeps
+// answer it), so only Preserved models constrain it: while the request
+// ends with tool results, no assistant message of the current turn
+// (after the last human message) at or after from may hold thinking; the
+// batch waits. A request compacted by a server-side edit changes nothing
+// the prefix check sees, so its batches never wait.
 func thinkingAllows(st *State, m, from int, hs *history) bool {
-	if st.dialect != chat.Anthropic || !st.msgs[m-1].results {
+	if st.dialect != chat.Anthropic || st.family != Preserved || st.server || !st.msgs[m-1].results {
 		return true
 	}
 	lo := max(from, hs.lastHuman[m]+1)

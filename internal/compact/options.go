@@ -99,6 +99,13 @@ type Options struct {
 	// snipped or cleared (for a text-form agent, the command's first word
 	// or the <function=NAME> name).
 	ExcludeTools []string
+	// ServerEdits lets a request to a model that binds thinking to its
+	// prefix (Family Preserved) be compacted by the API's own
+	// clear_tool_uses edit instead of client-side passes, which could not
+	// touch the active tool loop at all (see server.go). Only for
+	// upstreams that accept the context-management beta: the Anthropic
+	// API, Bedrock and Vertex do; a gateway may not.
+	ServerEdits bool
 	// NoTextForm turns off the text form: in a conversation without tool
 	// calls, a user message that answers an assistant's command block
 	// (SWE-agent and SWE-smith agents) is treated as a tool output. See

@@ -147,7 +147,7 @@ func TestPassesOpenAI(t *testing.T) {
 			3:  `{"role":"tool","tool_call_id":"c1","content":"[winnow: output of read_file {\"path\":\"a.py\"} cleared (30 lines); call it again if needed]"}`,
 			5:  `{"role":"tool","tool_call_id":"c2","content":"[winnow: output of bash {\"command\":\"pytest\"} cleared (25 lines); call it again if needed]"}`,
 			7:  `{"role":"tool","tool_call_id":"c3","content":"[winnow: output of read_file {\"path\":\"a.py\"} cleared (30 lines); call it again if needed]"}`,
-			11: `{"role":"tool","tool_call_id":"c5","content":"[winnow: output of write_file {\"path\":\"a.py\",\"content\":\"y = 2\\ny = 2\\ny = 2\\ny = 2\\ny = 2\\ny = 2\\ny = 2\\ny = 2\\n…\"} cleared (21 lines); call it again if needed]"}`,
+			11: `{"role":"tool","tool_call_id":"c5","content":"[winnow: output of write_file {\"path\":\"a.py\",\"content\":\"y = 2\\ny = 2\\ny = 2\\ny = 2\\n…y = 2\\ny = 2\\ny = 2\\ny = 2\\n\"} cleared (21 lines); call it again if needed]"}`,
 		}},
 		{passArgs, map[int]string{
 			8: `{"role":"assistant","content":"Let me fix it.\n\n---\n\n` + "```python\\nx = 1\\n\\n```" + `\n","tool_calls":[{"id":"c4","type":"function","function":{"name":"write_file","arguments":` +

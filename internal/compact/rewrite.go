@@ -30,6 +30,11 @@ type Summary struct {
 	// and after (tokens.Estimator, o200k); equal when nothing changed.
 	TokensBefore int `json:"tokens_before"`
 	TokensAfter  int `json:"tokens_after"`
+	// ServerEdit is the clear_tool_uses edit the request now asks the
+	// API for, when it is compacted server-side; the request then needs
+	// the BetaContextManagement beta. TokensAfter counts the results it
+	// clears as the API's placeholders.
+	ServerEdit *ServerEdit `json:"server_edit,omitempty"`
 }
 
 // Rewrite compacts one request body with the default passes and opts:
@@ -96,6 +101,10 @@ func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]
 	}
 	sum.Changed = true
 	sum.TokensAfter = st.conversationTokens(out)
+	if st.edit != nil {
+		sum.ServerEdit = st.edit
+		sum.TokensAfter -= st.edit.Tokens - st.edit.Cleared*placeholderTokens
+	}
 	return enc, sum, nil
 }
 

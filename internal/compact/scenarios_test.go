@@ -55,8 +55,14 @@ func TestTextFormClear(t *testing.T) {
 
 // thinkingAgent is an Anthropic run with thinking on every assistant
 // message: a tool loop, a finished turn, a person's follow-up, and a second
-// tool loop that is still active (the request ends with tool results).
+// tool loop that is still active (the request ends with tool results). The
+// model binds thinking to its prefix (Family Preserved).
 func thinkingAgent(n int) string {
+	return thinkingAgentOf("claude-opus-5-5", n)
+}
+
+// thinkingAgentOf is thinkingAgent with another model.
+func thinkingAgentOf(model string, n int) string {
 	think := func(i int) string {
 		return `{"type":"thinking","thinking":"step ` + itoa(i) + `","signature":"sig` + itoa(i) + `"}`
 	}
@@ -79,7 +85,7 @@ func thinkingAgent(n int) string {
 		use(9, "pytest b"),
 		result(9, lines("pytest b line", 60)),
 	}
-	return `{"model":"claude-sonnet-4-5","max_tokens":2048,"thinking":{"type":"enabled","budget_tokens":1024},"messages":[` + strings.Join(msgs[:n], ",") + `]}`
+	return `{"model":"` + model + `","max_tokens":2048,"thinking":{"type":"adaptive"},"messages":[` + strings.Join(msgs[:n], ",") + `]}`
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -23,6 +23,10 @@ type State struct {
 	outputs []output
 	calls   map[string]callRef // tool call id → the call
 
+	family Family // how the model treats thinking blocks sent back
+	server bool        // compacted by a server-side edit, not by the passes (serverMode)
+	edit   *ServerEdit // the edit a server-mode request asks for, or nil
+
 	batches []Batch
 	horizon int // messages[:horizon] are stale
 	// clearBefore is the horizon below which stale outputs are cleared;
@@ -122,6 +126,8 @@ func newSeededState(conv *chat.Conversation, opts Options, on map[string]bool, s
 	for i := n; i < len(conv.Messages); i++ {
 		st.facts[i] = newFacts(st.est, &conv.Messages[i])
 	}
+	st.family = conversationFamily(conv)
+	st.server = serverMode(st)
 	st.analyse()
 	st.batches = replay(st)
 	if n := len(st.batches); n > 0 {

@@ -42,8 +42,8 @@ const omitted = "[winnow: reasoning omitted]"
 
 func (thinkingPass) Apply(st *State) Report {
 	var r Report
-	if st.dialect != chat.Anthropic {
-		return r
+	if st.dialect != chat.Anthropic || st.family != Preserved {
+		return r // no prefix check: every thinking block stays, byte for byte
 	}
 	drop := make([]bool, len(st.conv.Messages))
 	for _, b := range st.batches {

@@ -174,7 +174,7 @@ func TestValidateAnthropic(t *testing.T) {
 	})
 }
 
-const anthropicThinking = `{"model":"claude-opus-4-5","max_tokens":4096,"thinking":{"type":"enabled","budget_tokens":2048},"system":"Be careful.","tools":[{"name":"Read","input_schema":{"type":"object"}}],"messages":[` +
+const anthropicThinking = `{"model":"claude-opus-5-5","max_tokens":4096,"thinking":{"type":"enabled","budget_tokens":2048},"system":"Be careful.","tools":[{"name":"Read","input_schema":{"type":"object"}}],"messages":[` +
 	`{"role":"user","content":"Q1"},` + // 0
 	`{"role":"assistant","content":[{"type":"thinking","thinking":"plan one","signature":"c2lnMQ=="},{"type":"text","text":"A1"}]},` + // 1
 	`{"role":"user","content":"Q2, with a long paste"},` + // 2
