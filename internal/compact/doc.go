@@ -159,17 +159,63 @@
 //
 // # Thinking
 //
-// Anthropic binds each thinking block to everything before it and
-// requires the thinking of the active tool loop back unmodified (see
-// thinking.go for the rules and their sources). A batch therefore fires
-// only at a boundary where no assistant message of the current turn, at
-// or after the first message the batch changes, holds thinking while the
-// request ends with tool results; otherwise it waits, deterministically,
-// for the turn to end. When it fires, it drops every thinking block from
-// the first message it changes to the end of that request (they were
-// produced against a prefix that no longer exists), and those drops stick
-// like every other edit. Blocks produced later are bound to the rewritten
-// prefix, which every later request repeats.
+// What a request may change around thinking blocks depends on the model
+// (Family, from the request's model id; an id not known is Preserved,
+// the strictest):
+//
+//   - Every model: thinking and redacted_thinking blocks travel back
+//     byte-identical, and within a tool-use turn the latest assistant
+//     message's blocks must be there, unmodified: "within a tool-use
+//     turn, pass thinking blocks back", "you can't rearrange, edit, or
+//     partially drop them"; outside tool use "omit prior turns'
+//     thinking" is allowed
+//     (https://platform.claude.com/docs/en/build-with-claude/thinking).
+//     "A tool-use loop is one assistant turn": it ends at the next user
+//     message that is not tool results.
+//   - LastTurn and KeepAll models (Claude 4.x, Opus 5, Sonnet 5, Fable 5,
+//     Mythos 5) check only the latest assistant message's blocks;
+//     "models before Claude Fable 5.1 don't run the prefix check"
+//     (https://platform.claude.com/docs/en/build-with-claude/preserved-thinking).
+//     A batch never reaches the latest assistant message (the outputs it
+//     keeps answer it), so batches fire anywhere, inside a tool loop
+//     too, and keep every thinking block byte for byte.
+//   - Preserved models (Fable 5.1 and later, Opus 5.5, Sonnet 5.5,
+//     Haiku 5.5, Mythos 5.1 and later) bind each block to its prefix:
+//     "The top-level system prompt, tools, and messages before the block
+//     are its prefix. If the prefix differs from what you sent when the
+//     block was produced, that block and every later thinking block are
+//     invalid"; thinking may be removed "from the start of the history
+//     (oldest first), from the end, or all of them", never from the
+//     middle, and a removed block is never put back (same page, "What
+//     counts as an edit"). Clearing an earlier tool_result is "Invalid
+//     for every later thinking block".
+//
+// On a Preserved model, then, a client-side batch fires only at a
+// boundary where no assistant message of the current turn, at or after
+// the first message the batch changes, holds thinking while the request
+// ends with tool results; otherwise it waits, deterministically, for the
+// turn to end. When it fires, it drops every thinking block from the
+// first message it changes to the end of that request (removal "from the
+// end"), and those drops stick like every other edit. Blocks produced
+// later are bound to the rewritten prefix, which every later request
+// repeats.
+//
+// A coding agent's whole task is one tool loop, so on a Preserved model
+// that wait is forever. There, with Options.ServerEdits, the horizon is
+// realised by the API's own context editing instead: the messages go as
+// the client sent them and the request asks for a clear_tool_uses edit
+// that keeps exactly the tool uses from the horizon on. "Server-side
+// compaction or context editing removes or replaces content" is a valid
+// edit, since "the check compares what you sent, not the server's edited
+// copy" (preserved-thinking, "What counts as an edit"), and "server-side
+// context management never invalidates thinking blocks"
+// (https://platform.claude.com/docs/en/build-with-claude/context-editing).
+// It is appended after the client's own edits ("the
+// clear_thinking_20251015 strategy must be listed first"), never
+// replaces one, and needs the context-management-2025-06-27 beta (see
+// server.go). Whether a conversation is compacted client- or server-side
+// depends only on its model and the options, so it never switches midway
+// (which would invalidate thinking bound to the rewritten prefix).
 //
 // # Tool outputs and the text form
 //

@@ -23,7 +23,7 @@ type State struct {
 	outputs []output
 	calls   map[string]callRef // tool call id → the call
 
-	family Family // how the model treats thinking blocks sent back
+	family Family      // how the model treats thinking blocks sent back
 	server bool        // compacted by a server-side edit, not by the passes (serverMode)
 	edit   *ServerEdit // the edit a server-mode request asks for, or nil
 
