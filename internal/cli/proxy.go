@@ -13,7 +13,7 @@ import (
 )
 
 func (a *app) proxyCommand() *cobra.Command {
-	var listen, anthropicUp, openaiUp, logFormat string
+	var listen, anthropicUp, openaiUp, logFormat, serverEdits string
 	var maxBody int64
 	var allowRemote, noCompact bool
 	var shutdownTimeout time.Duration
@@ -33,7 +33,11 @@ requests are forwarded as they are and never logged. Request bodies of
 cleared in rare, large, sticky batches (every later request carries the same
 bytes for them, so the provider's prompt cache keeps hitting), repeated results
 become references, and thinking blocks and tool pairing stay as the API
-requires. A body that cannot be decoded, an unknown API version, or a
+requires. For a model that binds each thinking block to everything before it
+(Claude Opus 5.5, Fable 5.1 and later), no old result can change inside a
+tool loop without invalidating the loop's thinking, so the proxy asks the API
+to clear the same results itself (a clear_tool_uses edit, with the
+context-management beta; --server-edits). A body that cannot be decoded, an unknown API version, or a
 compaction that would break one of the API's rules is forwarded exactly as
 the client sent it (--no-compact forwards every body as sent).
 Responses carry x-winnow-* headers saying what happened.
@@ -68,6 +72,9 @@ to --shutdown-timeout.`,
 			if fs.Changed("max-body-bytes") {
 				cfg.Proxy.MaxBodyBytes = maxBody
 			}
+			if fs.Changed("server-edits") {
+				cfg.Proxy.ServerEdits = serverEdits
+			}
 			if err := cfg.Validate(); err != nil {
 				return usageError{err}
 			}
@@ -95,6 +102,7 @@ to --shutdown-timeout.`,
 				ShutdownTimeout:   shutdownTimeout,
 				Logger:            logger,
 				Version:           version(),
+				ServerEdits:       cfg.Proxy.ServerEdits,
 			})
 			if err != nil {
 				return err
@@ -119,6 +127,7 @@ to --shutdown-timeout.`,
 	fs.DurationVar(&shutdownTimeout, "shutdown-timeout", llmproxy.DefaultShutdownTimeout, "how long requests in flight may run on after Ctrl-C")
 	fs.StringVar(&logFormat, "log-format", "text", "request log format on stderr: text or json")
 	fs.BoolVar(&noCompact, "no-compact", false, "forward every request as the client sent it (no history compaction)")
+	fs.StringVar(&serverEdits, "server-edits", "", `when a request to a model that binds thinking to its prefix (Claude Opus 5.5, Fable 5.1 and later) may ask the Anthropic upstream to clear old tool results itself: auto (api.anthropic.com only), on, off (default [proxy] server_edits, auto)`)
 	return cmd
 }
 

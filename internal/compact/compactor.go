@@ -126,6 +126,15 @@ func (c *Compactor) Only(names ...string) *Compactor {
 	return newCompactor(c.opts, passes)
 }
 
+// WithServerEdits returns c with Options.ServerEdits set to on: a proxy
+// holds both and picks per request, by whether the upstream accepts
+// server-side edits.
+func (c *Compactor) WithServerEdits(on bool) *Compactor {
+	d := *c
+	d.opts.ServerEdits = on
+	return &d
+}
+
 // Options returns the options c runs with, defaults filled in.
 func (c *Compactor) Options() Options { return c.opts }
 

@@ -41,6 +41,7 @@ func TestDefault(t *testing.T) {
 			AnthropicUpstream: "https://api.anthropic.com",
 			OpenAIUpstream:    "https://api.openai.com",
 			MaxBodyBytes:      33554432,
+			ServerEdits:       "auto",
 		},
 		Gateway: Gateway{DedupWindow: 5, MinDedupChars: 200, CallBudget: 4000},
 		Store:   Store{TTL: TTL(DefaultStoreTTL)},

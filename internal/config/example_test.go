@@ -65,6 +65,7 @@ func ExampleConfig_WriteTOML() {
 	// anthropic_upstream = "https://api.anthropic.com"
 	// openai_upstream = "https://api.openai.com"
 	// max_body_bytes = 33554432
+	// server_edits = "auto"
 	//
 	// [gateway]
 	// dedup_window = 5

@@ -36,6 +36,13 @@ type Proxy struct {
 	// MaxBodyBytes is the largest request body the proxy reads into memory to rewrite; a
 	// larger one is forwarded as it streams in, untouched.
 	MaxBodyBytes int64 `toml:"max_body_bytes" json:"max_body_bytes"`
+	// ServerEdits says when requests to a model that binds thinking to its prefix may ask
+	// the Anthropic upstream to clear old tool results itself (the context-management
+	// beta), the only way to compact inside such a model's tool loop: "auto" (the
+	// default) for api.anthropic.com only, "on" for any upstream (Bedrock and Vertex
+	// accept it; a gateway may not, and the proxy stops asking one that refuses), "off"
+	// never.
+	ServerEdits string `toml:"server_edits" json:"server_edits"`
 }
 
 func defaultProxy() Proxy {
@@ -44,6 +51,7 @@ func defaultProxy() Proxy {
 		AnthropicUpstream: DefaultAnthropicUpstream,
 		OpenAIUpstream:    DefaultOpenAIUpstream,
 		MaxBodyBytes:      DefaultProxyMaxBodyBytes,
+		ServerEdits:       "auto",
 	}
 }
 
@@ -64,6 +72,11 @@ func (p Proxy) validate() []error {
 	}
 	if p.MaxBodyBytes < 1 || p.MaxBodyBytes > maxProxyBodyBytes {
 		bad("max_body_bytes", p.MaxBodyBytes, fmt.Sprintf("must be between 1 and %d", maxProxyBodyBytes))
+	}
+	switch p.ServerEdits {
+	case "auto", "on", "off":
+	default:
+		bad("server_edits", p.ServerEdits, `must be "auto", "on" or "off"`)
 	}
 	return errs
 }

@@ -40,6 +40,8 @@ func TestProxyValidate(t *testing.T) {
 			`proxy.anthropic_upstream = "": must be an http or https URL, such as "https://api.anthropic.com"`},
 		{"body cap zero", func(p *Proxy) { p.MaxBodyBytes = 0 },
 			`proxy.max_body_bytes = 0: must be between 1 and 1073741824`},
+		{"server edits", func(p *Proxy) { p.ServerEdits = "yes" },
+			`proxy.server_edits = "yes": must be "auto", "on" or "off"`},
 		{"every problem", func(p *Proxy) { p.Listen, p.MaxBodyBytes = "", -1 },
 			`proxy.listen = "": must be host:port, such as "127.0.0.1:8787"` + "\n" +
 				`proxy.max_body_bytes = -1: must be between 1 and 1073741824`},
@@ -75,6 +77,7 @@ max_body_bytes = 1024
 		AnthropicUpstream: DefaultAnthropicUpstream,
 		OpenAIUpstream:    "http://127.0.0.1:11434",
 		MaxBodyBytes:      1024,
+		ServerEdits:       "auto",
 	}
 	if diff := cmp.Diff(want, c.Proxy); diff != "" {
 		t.Errorf("proxy table mismatch (-want +got):\n%s", diff)

@@ -63,7 +63,8 @@ func (p *Proxy) prepare(r *http.Request, ex *exchange) (*outBody, error) {
 		ex.bypass(ReasonNotUTF8, nil)
 		return original, nil
 	}
-	req := &Request{Dialect: ex.dialect, Path: r.URL.Path, Body: data, Header: withoutCredentials(r.Header)}
+	req := &Request{Dialect: ex.dialect, Path: r.URL.Path, Body: data, Header: withoutCredentials(r.Header),
+		ServerEdits: ex.dialect == DialectAnthropic && serverEditsAllowed(p.serverEdits, ex.upstream.url) && !ex.upstream.refusesEdits.Load()}
 	rw, err := p.rewrite(r.Context(), req)
 	if err != nil {
 		ex.bypass(ReasonRewriteFailed, err)
@@ -79,6 +80,10 @@ func (p *Proxy) prepare(r *http.Request, ex *exchange) (*outBody, error) {
 		return original, nil
 	}
 	ex.result, ex.fwdBytes = RewriteChanged, int64(len(rw.Body))
+	if len(rw.Beta) > 0 {
+		ex.beta = rw.Beta
+		ex.fallback = &editFallback{up: ex.upstream, original: data, beta: r.Header.Get("Anthropic-Beta"), ex: ex}
+	}
 	return &outBody{data: rw.Body, length: int64(len(rw.Body))}, nil
 }
 

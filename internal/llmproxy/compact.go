@@ -27,11 +27,16 @@ func Compaction(c *compact.Compactor) Rewriter {
 // CompactionCached is Compaction with the given cache; nil decodes and
 // analyses every request in full.
 func CompactionCached(c *compact.Compactor, cache *compact.Cache) Rewriter {
+	client, server := c.WithServerEdits(false), c.WithServerEdits(true)
 	return RewriterFunc(func(_ context.Context, req *Request) (*Rewrite, error) {
 		if req.Dialect == DialectAnthropic {
 			if err := anthropic.CheckVersion(req.Header.Get("anthropic-version")); err != nil {
 				return nil, err
 			}
+		}
+		c := client
+		if req.ServerEdits {
+			c = server
 		}
 		body, sum, err := c.RewriteCached(cache, req.Dialect, req.Body)
 		if err != nil {
@@ -47,6 +52,9 @@ func CompactionCached(c *compact.Compactor, cache *compact.Cache) Rewriter {
 		rw := &Rewrite{TokensBefore: sum.TokensBefore, TokensAfter: sum.TokensAfter, Changed: sum.Changed, WellFormed: true}
 		if sum.Changed {
 			rw.Body = body
+			if sum.ServerEdit != nil {
+				rw.Beta = []string{compact.BetaContextManagement}
+			}
 			for _, r := range sum.Reports {
 				if r.Changed > 0 {
 					rw.Notes = append(rw.Notes, fmt.Sprintf("%s: %d changed, %d→%d tokens", r.Pass, r.Changed, r.TokensBefore, r.TokensAfter))

@@ -54,6 +54,19 @@
 // carry its counts. Counts are o200k tokens (see package tokens): Anthropic's tokenizer is
 // not public, so for Claude they approximate what the API bills.
 //
+// # Server-side edits
+//
+// A Rewriter may ask an Anthropic upstream to edit the request itself (Rewrite.Beta: the
+// compactor asks for a clear_tool_uses edit on models that bind thinking to its prefix,
+// where no client-side edit inside a tool loop is valid). Request.ServerEdits says whether
+// it may: Options.ServerEdits is ServerEditsAuto (only for https://api.anthropic.com, the
+// default), ServerEditsOn or ServerEditsOff, and an upstream that refused one is not asked
+// again. The proxy adds the Rewrite's beta values to the client's anthropic-beta header
+// (never removing the client's). If the upstream answers 400 with an error that names what
+// was added (context_management, the beta), the proxy sends the client's body and headers
+// as they came, once, notes it in the log, and from then on tells the Rewriter that this
+// upstream takes no server-side edits; the client only ever sees the retry's answer.
+//
 // # Streaming, errors, cancellation
 //
 // Responses are copied through with every write flushed at once (FlushInterval -1), so each

@@ -35,7 +35,13 @@ type exchange struct {
 	inBytes, fwdBytes         int64 // request body bytes from the client and to the upstream; -1 unknown
 	err                       error // what failed: the Rewriter, the upstream, the client
 	upstreamStatus            int   // the upstream's status, 0 if it never answered
+
+	beta     []string      // anthropic-beta values the rewritten body needs
+	fallback *editFallback // sends the client's body if the upstream refuses those
 }
+
+// note adds a note for the log.
+func (ex *exchange) note(s string) { ex.notes = append(ex.notes, s) }
 
 // bypass records that the client's body goes through as it is, and why.
 func (ex *exchange) bypass(reason string, err error) {

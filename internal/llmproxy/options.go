@@ -43,6 +43,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported by /healthz.
 	Version string
+	// ServerEdits says which Anthropic upstreams a Rewriter may ask for server-side context
+	// edits (Request.ServerEdits): ServerEditsAuto (the default) only the first-party API,
+	// ServerEditsOn any, ServerEditsOff none.
+	ServerEdits string
 }
 
 // withDefaults returns a copy of o (which may be nil) with the zero fields defaulted.
@@ -77,6 +81,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if d.Version == "" {
 		d.Version = "devel"
+	}
+	if d.ServerEdits == "" {
+		d.ServerEdits = ServerEditsAuto
 	}
 	return d
 }

@@ -22,6 +22,7 @@ type Proxy struct {
 	log               *slog.Logger
 	errorLog          *log.Logger // for net/http and httputil, which log through package log
 	version           string
+	serverEdits       string // ServerEditsAuto, On or Off
 	buffers           bufferPool
 	inFlight          atomic.Int64
 }
@@ -31,6 +32,10 @@ type upstream struct {
 	dialect string
 	url     *url.URL
 	shown   string // the URL with any password redacted, for logs and /healthz
+
+	// refusesEdits is set once the upstream refused a server-side edit; it is not asked
+	// for one again.
+	refusesEdits atomic.Bool
 }
 
 // New returns a Proxy configured by opts; nil means the defaults. It fails on an upstream
@@ -39,6 +44,11 @@ func New(opts *Options) (*Proxy, error) {
 	o := opts.withDefaults()
 	if o.MaxBodyBytes < 0 || o.UpstreamTimeout < 0 || o.ShutdownTimeout < 0 {
 		return nil, fmt.Errorf("new proxy: MaxBodyBytes, UpstreamTimeout and ShutdownTimeout must not be negative")
+	}
+	switch o.ServerEdits {
+	case ServerEditsAuto, ServerEditsOn, ServerEditsOff:
+	default:
+		return nil, fmt.Errorf("new proxy: ServerEdits %q: must be %s, %s or %s", o.ServerEdits, ServerEditsAuto, ServerEditsOn, ServerEditsOff)
 	}
 	anthropic, err := parseUpstream(DialectAnthropic, o.AnthropicUpstream)
 	if err != nil {
@@ -58,6 +68,7 @@ func New(opts *Options) (*Proxy, error) {
 		log:             o.Logger,
 		errorLog:        slog.NewLogLogger(o.Logger.Handler(), slog.LevelWarn),
 		version:         o.Version,
+		serverEdits:     o.ServerEdits,
 	}, nil
 }
 
@@ -104,21 +115,60 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	fullDuplex(w)
 	p.reverseProxy(ex, body).ServeHTTP(rec, r)
+}
+
+// fullDuplex tells net/http that the request body is still being read while the response
+// is written, which is what forwarding does: the transport copies the client's body
+// upstream on its own goroutine, while this handler copies the answer back.
+//
+// Without it, an HTTP/1 server drains and closes the request body when the handler writes
+// the response header, and that raced with the transport on every pass-through request
+// (the client's body handed upstream as it streams in; a rewritten body is the proxy's own
+// buffer, so rewritten routes never showed it). The transport sends a body of known length
+// by copying exactly Content-Length bytes, then reads once more to check that nothing is
+// left, then closes it. Between the last byte going out and that extra read the upstream
+// may already be answering; if the transport's goroutine is descheduled there for as long
+// as the upstream takes to send its first event, the server has closed the body by the time
+// the extra read comes, the read fails with "invalid Read on closed Body", and the
+// transport treats a failed request-body read as fatal to the connection: it closes the
+// upstream connection under the response, and a stream that was going well ends with
+// "use of closed network connection" (about one pass-through stream in 300 on a loaded
+// 2-core machine; TestPassthroughStreamsNeverBreak). It is golang/go#40747's family: the
+// transport may use the request body after the response has begun. In full-duplex mode
+// the server leaves the body alone until the handler returns, and the handler returns only
+// after the response has ended, by which time the transport is done with the body (it
+// reports so before it hands over the response's last byte). It is also right on its own
+// terms: an upstream that answers before it has read the whole body gets the rest of it,
+// not a body the server has drained from under the transport.
+//
+// HTTP/2 requests are always full duplex; a ResponseWriter that cannot say so (a test's
+// recorder) has no HTTP/1 server behind it to drain anything.
+func fullDuplex(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).EnableFullDuplex()
 }
 
 // reverseProxy returns the reverse proxy for one exchange: it sends the request to the
 // exchange's upstream with body (nil: the client's body as it is), streams the response
 // back with every write flushed, and adds the x-winnow-* headers.
 func (p *Proxy) reverseProxy(ex *exchange, body *outBody) *httputil.ReverseProxy {
+	transport := p.transport
+	if ex.fallback != nil {
+		ex.fallback.next = transport
+		transport = ex.fallback
+	}
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(ex.upstream.url)
 			if body != nil {
 				body.install(pr.Out)
 			}
+			if len(ex.beta) > 0 {
+				pr.Out.Header.Set("Anthropic-Beta", addBeta(pr.In.Header.Get("Anthropic-Beta"), ex.beta))
+			}
 		},
-		Transport:     p.transport,
+		Transport:     transport,
 		FlushInterval: -1,
 		ErrorLog:      p.errorLog,
 		BufferPool:    &p.buffers,

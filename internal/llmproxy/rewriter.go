@@ -43,6 +43,10 @@ type Request struct {
 	// for which those are). anthropic-version and anthropic-beta are kept: a Rewriter
 	// should refuse, with an error, an API version it does not know.
 	Header http.Header
+	// ServerEdits says the upstream may be asked for server-side context edits (Anthropic's
+	// context-management beta): Options.ServerEdits allows it for this upstream, and the
+	// upstream has not refused one.
+	ServerEdits bool
 }
 
 // A Rewrite is the outcome of rewriting one request body.
@@ -62,6 +66,11 @@ type Rewrite struct {
 	WellFormed bool
 	// Notes say what changed and why, for the log.
 	Notes []string
+	// Beta lists anthropic-beta values Body needs (a server-side edit's). The proxy adds
+	// them to the client's anthropic-beta header, and if the upstream refuses the request
+	// for them, sends the client's body and header as they came instead, once, and asks
+	// that upstream for no server-side edit again.
+	Beta []string
 }
 
 // Passthrough is the Rewriter that leaves every body as it is and counts nothing. It is the
