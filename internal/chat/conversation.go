@@ -12,6 +12,7 @@ type Dialect string
 const (
 	Anthropic Dialect = "anthropic" // Anthropic Messages API, POST /v1/messages
 	OpenAI    Dialect = "openai"    // OpenAI Chat Completions API, POST /v1/chat/completions
+	Responses Dialect = "responses" // OpenAI Responses API, POST /v1/responses
 )
 
 // Errors the codecs wrap; a proxy forwards the original bytes on either.
@@ -38,7 +39,8 @@ type Conversation struct {
 	Dialect Dialect
 	// System is Anthropic's top-level system prompt: one Text part for a
 	// string, the blocks otherwise. It is always empty for OpenAI, whose
-	// system and developer messages stay in Messages where they were.
+	// system and developer messages stay in Messages where they were (and
+	// whose Responses API instructions are a Field).
 	System   []Part
 	Messages []Message
 	// Fields are the request's other top-level members, in their original

@@ -1,7 +1,8 @@
 // Package chat is a provider-neutral model of an LLM conversation: the
-// request an agent sends to the Anthropic Messages API or the OpenAI Chat
-// Completions API, decoded so that compaction passes can read and rewrite
-// it, and re-encoded so that the API accepts it.
+// request an agent sends to the Anthropic Messages API, the OpenAI Chat
+// Completions API or the OpenAI Responses API, decoded so that compaction
+// passes can read and rewrite it, and re-encoded so that the API accepts
+// it.
 //
 // A Conversation holds the Messages, Anthropic's System prompt and every
 // other top-level member of the request as ordered raw Fields. A Message
@@ -9,8 +10,8 @@
 // redacted thinking, a tool call (arguments as exact JSON bytes), a tool
 // result (error flag, content as nested parts), an image, a document, or an
 // Unknown block the codecs do not model. The wire codecs live in
-// chat/anthropic and chat/openai; this package imports only the standard
-// library and knows nothing of either wire format.
+// chat/anthropic, chat/openai and chat/responses; this package imports
+// only the standard library and knows nothing of any wire format.
 //
 // # Byte fidelity
 //

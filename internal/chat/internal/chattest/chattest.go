@@ -18,6 +18,15 @@ type Codec struct {
 	DecodeExtending func(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error)
 	Encode          func(c *chat.Conversation) ([]byte, error)
 	FirstMessageEnd func(body []byte) int
+	// Array names the member holding the messages; "messages" if empty.
+	Array string
+}
+
+func (c Codec) array() string {
+	if c.Array == "" {
+		return "messages"
+	}
+	return c.Array
 }
 
 // Fixtures returns the request bodies in ../testdata whose names match

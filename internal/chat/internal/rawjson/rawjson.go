@@ -107,6 +107,17 @@ func (o *Object) Get(key string) ([]byte, bool) {
 	return nil, false
 }
 
+// Last returns the index in o.Members of the last member named key, the
+// one a JSON decoder reads, or -1 if there is none.
+func (o *Object) Last(key string) int {
+	for i := len(o.Members) - 1; i >= 0; i-- {
+		if o.Members[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // Elements splits src, a JSON array with optional surrounding whitespace,
 // into its elements. Each element is a capped slice of src.
 func Elements(src []byte) ([][]byte, error) {

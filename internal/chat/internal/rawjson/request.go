@@ -11,8 +11,11 @@ import (
 // that extends this one, need not scan the body again.
 type Request struct {
 	Obj *Object
+	// Key names the member that holds the messages: "messages", or
+	// "input" for the Responses API.
+	Key string
 	// Messages is the index in Obj.Members of the messages member a
-	// decoder reads (the last one of that name), or -1 if there is none.
+	// decoder reads (the last one named Key), or -1 if there is none.
 	Messages int
 	// Elems are the spans of the messages array's elements in Obj.Src.
 	Elems [][2]int
@@ -22,16 +25,16 @@ type Request struct {
 // the end of its last message.
 var ErrNotExtending = errors.New("body does not extend the earlier request")
 
-// ParseRequest splits src, a JSON object, into a Request. It fails with
-// ErrNotObject or ErrSyntax when src is not an object, and with
-// ErrNotArray when its messages member is not an array; a missing
-// messages member is no error (Messages is -1).
-func ParseRequest(src []byte) (*Request, error) {
+// ParseRequest splits src, a JSON object whose messages are the array
+// member key, into a Request. It fails with ErrNotObject or ErrSyntax
+// when src is not an object, and with ErrNotArray when its member key is
+// not an array; a missing member is no error (Messages is -1).
+func ParseRequest(src []byte, key string) (*Request, error) {
 	obj, err := ParseObject(src)
 	if err != nil {
 		return nil, err
 	}
-	r := &Request{Obj: obj, Messages: lastMember(obj.Members, "messages")}
+	r := &Request{Obj: obj, Key: key, Messages: obj.Last(key)}
 	if r.Messages >= 0 {
 		if r.Elems, err = elementSpans(obj.Value(obj.Members[r.Messages])); err != nil {
 			return nil, ErrNotArray
@@ -45,7 +48,7 @@ func ParseRequest(src []byte) (*Request, error) {
 // it has no messages or more than one messages member: such a request
 // cannot be extended.
 func (r *Request) MessagesEnd() int {
-	if r.Messages < 0 || len(r.Elems) == 0 || countMembers(r.Obj.Members, "messages") != 1 {
+	if r.Messages < 0 || len(r.Elems) == 0 || countMembers(r.Obj.Members, r.Key) != 1 {
 		return -1
 	}
 	return r.Elems[len(r.Elems)-1][1]
@@ -95,7 +98,7 @@ func ExtendRequest(prev *Request, src []byte) (r *Request, newFrom int, err erro
 			if err := trailing(src, i+1); err != nil {
 				return nil, 0, err
 			}
-			return &Request{Obj: obj, Messages: mi, Elems: elems}, len(prev.Elems), nil
+			return &Request{Obj: obj, Key: prev.Key, Messages: mi, Elems: elems}, len(prev.Elems), nil
 		case ',':
 		default:
 			return nil, 0, ErrSyntax
@@ -104,7 +107,7 @@ func ExtendRequest(prev *Request, src []byte) (r *Request, newFrom int, err erro
 		if err != nil {
 			return nil, 0, err
 		}
-		if m.Key == "messages" {
+		if m.Key == prev.Key {
 			return nil, 0, ErrSyntax // a later messages member would replace the array
 		}
 		obj.Members = append(obj.Members, m)
@@ -154,15 +157,6 @@ func (r *Request) SpliceMessages(elems [][]byte) []byte {
 		spans[k] = [2]int{s[0] - base, s[1] - base}
 	}
 	return spliceSpans(v, spans, elems)
-}
-
-func lastMember(ms []Member, key string) int {
-	for i := len(ms) - 1; i >= 0; i-- {
-		if ms[i].Key == key {
-			return i
-		}
-	}
-	return -1
 }
 
 func countMembers(ms []Member, key string) int {

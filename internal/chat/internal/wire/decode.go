@@ -23,8 +23,14 @@ type Codec struct {
 	Dialect chat.Dialect
 	// Name prefixes its errors: "decode <Name> request: ...".
 	Name string
+	// Array names the member holding the messages; "messages" if empty.
+	Array string
 	// Message decodes one element of the messages array.
 	Message func(raw []byte) (chat.Message, error)
+	// String, if not nil, decodes a string where the array belongs as the
+	// request's one message (the Responses API's "input": "Hi"). Without
+	// it such a body is not a request of the dialect.
+	String func(raw []byte) (chat.Message, error)
 	// Build assembles the conversation of raw, split as req, with msgs
 	// decoded.
 	Build func(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Conversation, error)
@@ -39,20 +45,49 @@ func (c *Codec) Decode(body []byte) (*chat.Conversation, error) {
 		return nil, fmt.Errorf("decode %s request: %w", c.Name, chat.ErrMalformed)
 	}
 	raw := bytes.Clone(body)
-	req, err := rawjson.ParseRequest(raw)
+	req, err := rawjson.ParseRequest(raw, c.array())
 	switch {
+	case errors.Is(err, rawjson.ErrNotArray) && c.String != nil:
+		return c.decodeString(raw)
 	case errors.Is(err, rawjson.ErrNotArray):
-		return nil, fmt.Errorf("decode %s request: messages is not an array: %w", c.Name, chat.ErrShape)
+		return nil, fmt.Errorf("decode %s request: %s is not an array: %w", c.Name, c.array(), chat.ErrShape)
 	case err != nil:
 		return nil, fmt.Errorf("decode %s request: body is not a JSON object: %w", c.Name, chat.ErrShape)
 	case req.Messages < 0:
-		return nil, fmt.Errorf("decode %s request: no messages: %w", c.Name, chat.ErrShape)
+		return nil, fmt.Errorf("decode %s request: no %s: %w", c.Name, c.array(), chat.ErrShape)
 	}
 	msgs := make([]chat.Message, len(req.Elems))
 	if err := c.decodeElements(msgs, req, 0, raw, 0); err != nil {
 		return nil, err
 	}
 	return c.Build(raw, req, msgs)
+}
+
+func (c *Codec) array() string {
+	if c.Array == "" {
+		return "messages"
+	}
+	return c.Array
+}
+
+// decodeString decodes raw, a request whose messages member is not an
+// array, with c.String if that member is a string. The Request recorded
+// has no Elems, so no later body extends it.
+func (c *Codec) decodeString(raw []byte) (*chat.Conversation, error) {
+	obj, err := rawjson.ParseObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s request: body is not a JSON object: %w", c.Name, chat.ErrShape)
+	}
+	i := obj.Last(c.array())
+	v := obj.Value(obj.Members[i])
+	if v[0] != '"' {
+		return nil, fmt.Errorf("decode %s request: %s is neither an array nor a string: %w", c.Name, c.array(), chat.ErrShape)
+	}
+	m, err := c.String(v)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s request: %s: %w", c.Name, c.array(), err)
+	}
+	return c.Build(raw, &rawjson.Request{Obj: obj, Key: c.array(), Messages: i}, []chat.Message{m})
 }
 
 // DecodeExtending decodes body, which repeats prev's body byte for byte
@@ -100,7 +135,7 @@ func (c *Codec) decodeElements(msgs []chat.Message, req *rawjson.Request, from i
 		s, e := req.Elems[i][0]-base, req.Elems[i][1]-base
 		m, err := c.Message(buf[s:e:e])
 		if err != nil {
-			return fmt.Errorf("decode %s request: messages[%d]: %w", c.Name, i, err)
+			return fmt.Errorf("decode %s request: %s[%d]: %w", c.Name, c.array(), i, err)
 		}
 		msgs[i] = m
 	}
