@@ -19,13 +19,13 @@ type jsonObj = map[string]any
 // stream, checks its events, and sends the output items back with an output for each
 // call, as Codex does.
 type client struct {
-	t     *testing.T
+	t     testing.TB
 	url   string
 	tools []jsonObj
 	input []jsonObj
 }
 
-func newClient(t *testing.T, s *Server) *client {
+func newClient(t testing.TB, s *Server) *client {
 	return &client{t: t, url: s.URL + "/v1/responses",
 		tools: []jsonObj{
 			{"type": "function", "name": "exec_command", "parameters": jsonObj{"type": "object"}},
@@ -89,7 +89,7 @@ func (c *client) turn() []jsonObj {
 
 // checkStream checks a response stream's events (names, sequence numbers, deltas adding
 // up to the done items) and returns the output items of response.completed.
-func checkStream(t *testing.T, data []byte) []jsonObj {
+func checkStream(t testing.TB, data []byte) []jsonObj {
 	t.Helper()
 	var names []string
 	var evs []jsonObj
