@@ -81,6 +81,13 @@
 // Proxy-Authorization, TE, Upgrade …) stop at the proxy; no X-Forwarded-* header is added;
 // the upstream sees its own Host.
 //
+// Every forwarded request is served in full-duplex mode: the client's body may still be
+// flowing upstream while the answer flows back, and net/http does not drain or close it when
+// the response begins. A body that is not rewritten is handed to the transport as it streams
+// in, and the transport reads it once more after its last byte; with the server closing the
+// body as the response began, that read failed now and then, and the transport closed the
+// upstream connection under a healthy stream (see fullDuplex in proxy.go).
+//
 // # Credentials
 //
 // Credential headers (authorization, x-api-key, api-key, cookie, openai-organization,

@@ -138,10 +138,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // 2-core machine; TestPassthroughStreamsNeverBreak). It is golang/go#40747's family: the
 // transport may use the request body after the response has begun. In full-duplex mode
 // the server leaves the body alone until the handler returns, and the handler returns only
-// after the response has ended, by which time the transport is done with the body (it
-// reports so before it hands over the response's last byte). It is also right on its own
-// terms: an upstream that answers before it has read the whole body gets the rest of it,
-// not a body the server has drained from under the transport.
+// after the response has ended. (The transport hands over the response's end only once the
+// body is written, or after 50 ms without it, and then it does not reuse the connection;
+// either way a late read of a closed body can no longer cut anything off.) It is also right
+// on its own terms: an upstream that answers before it has read the whole body gets the
+// rest of it, not a body the server drained from under the transport.
 //
 // HTTP/2 requests are always full duplex; a ResponseWriter that cannot say so (a test's
 // recorder) has no HTTP/1 server behind it to drain anything.
