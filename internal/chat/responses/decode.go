@@ -31,6 +31,7 @@ const (
 	typeShellCall      = "shell_call"
 	typeFunctionOutput = "function_call_output"
 	typeCustomOutput   = "custom_tool_call_output"
+	typeLocalShellOut  = "local_shell_call_output"
 	typeItemReference  = "item_reference" // also the wire type of an item with no type and no role
 )
 
@@ -108,7 +109,7 @@ func decodeItem(raw []byte) (chat.Message, error) {
 		return item(raw, chat.RoleAssistant, reasoning(obj, raw)), nil
 	case typeFunctionCall, typeCustomCall, typeLocalShellCall, typeShellCall:
 		return item(raw, chat.RoleAssistant, call(obj, raw, typ)), nil
-	case typeFunctionOutput, typeCustomOutput:
+	case typeFunctionOutput, typeCustomOutput, typeLocalShellOut:
 		return item(raw, chat.RoleTool, output(obj, raw, typ)), nil
 	default:
 		return item(raw, opaqueRole(typ), opaque(raw, typ)), nil
@@ -300,10 +301,10 @@ func call(obj *rawjson.Object, raw []byte, typ string) chat.Part {
 	return p
 }
 
-// output decodes a function_call_output or custom_tool_call_output as a
-// ToolResult with ID = call_id: a string output is one Text part, an
-// array its parts. One without a call_id, or whose output is neither, is
-// an Unknown part.
+// output decodes a function_call_output, custom_tool_call_output or
+// local_shell_call_output as a ToolResult with ID = call_id: a string
+// output is one Text part, an array its parts. One without a call_id, or
+// whose output is neither, is an Unknown part.
 func output(obj *rawjson.Object, raw []byte, typ string) chat.Part {
 	id, ok := str(obj, "call_id")
 	v, _ := obj.Get("output")

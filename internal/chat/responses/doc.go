@@ -17,7 +17,8 @@
 //	custom_tool_call                       assistant  ToolCall: Input = the input string's text
 //	local_shell_call, shell_call           assistant  ToolCall: Input = the action object
 //	function_call_output,                  tool       ToolResult: ID call_id, Content = one Text
-//	custom_tool_call_output                           for a string output, else its parts
+//	custom_tool_call_output,                          for a string output, else its parts
+//	local_shell_call_output
 //	reasoning                              assistant  RedactedThinking (Data = encrypted_content)
 //	                                                  or Thinking; Text = the summary texts
 //	any other *_output item                tool       one Unknown part: the item, verbatim

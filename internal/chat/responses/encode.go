@@ -121,7 +121,7 @@ func encodeItem(m *chat.Message) ([]byte, error) {
 		err = messageEdits(e, m)
 	case typeReasoning:
 		reasoningEdits(e, p)
-	case typeFunctionOutput, typeCustomOutput:
+	case typeFunctionOutput, typeCustomOutput, typeLocalShellOut:
 		err = outputEdits(e, p)
 	default:
 		err = callEdits(e, kind, p)
@@ -163,7 +163,7 @@ func itemKind(m *chat.Message, p *chat.Part) (string, bool) {
 		}
 		return typeFunctionCall, true
 	case chat.ToolResult:
-		if w == typeCustomOutput {
+		if w == typeCustomOutput || w == typeLocalShellOut {
 			return w, true
 		}
 		return typeFunctionOutput, true

@@ -28,6 +28,7 @@ func FuzzResponsesRoundTrip(f *testing.F) {
 		`{"input":[{"type":"custom_tool_call","call_id":"a","name":"p","input":"x\ny"},{"type":"custom_tool_call_output","call_id":"a","output":[{"type":"input_text","text":"ok"}]}]}`,
 		`{"input":[{"type":"reasoning","id":"rs","summary":[{"type":"summary_text","text":"a"},{"type":"summary_text","text":"b"}],"encrypted_content":null}]}`,
 		`{"input":[{"type":"local_shell_call","call_id":"a","action":{"command":["ls"]}},{"type":"item_reference","id":"x"}]}`,
+		`{"input":[{"type":"local_shell_call","call_id":"a","action":{}},{"type":"local_shell_call_output","call_id":"a","output":"{\"stdout\":\"x\"}"}]}`,
 		`{"input":[{"type":"message","role":"assistant","content":[{"type":"refusal","refusal":"no"},{"type":"output_text","text":""}]}]}`,
 	} {
 		f.Add([]byte(s))
