@@ -21,8 +21,10 @@ func (a *app) proxyCommand() *cobra.Command {
 		Use:   "proxy",
 		Short: "Run an HTTP proxy in front of the Anthropic and OpenAI APIs",
 		Long: `Proxy listens on --listen (default 127.0.0.1:8787) and forwards requests to
-the Anthropic API (/v1/messages and the rest of Anthropic's paths, and any
-request with an anthropic-version header) or to the OpenAI API or any
+the Anthropic API (/v1/messages and the rest of Anthropic's paths, Claude
+Code's /api/ calls, any request with an anthropic-version header or from a
+client whose User-Agent is Claude Code's or an Anthropic SDK's) or to the
+OpenAI API or any
 OpenAI-compatible server (/v1/chat/completions, /v1/responses and everything
 else). Point an agent at it with ANTHROPIC_BASE_URL or OPENAI_BASE_URL.
 

@@ -16,10 +16,18 @@
 //
 //  1. /v1/messages, anything under /v1/messages/ (count_tokens, batches) and /v1/complete
 //     go to the Anthropic upstream;
-//  2. any request carrying anthropic-version goes to the Anthropic upstream: every Anthropic
-//     client sends it, and it is what tells GET /v1/models or /v1/files, paths both APIs
-//     have, where to go;
-//  3. everything else (/v1/chat/completions, /v1/responses, /v1/embeddings, GET /v1/models
+//  2. anything under /api/ goes to the Anthropic upstream: it is Claude Code's own API
+//     (HEAD /api/hello as it starts, /api/oauth/…, /api/claude_code/…,
+//     /api/event_logging/batch), which it calls without anthropic-version; OpenAI's API
+//     has no /api/ paths;
+//  3. any request carrying anthropic-version goes to the Anthropic upstream: every Anthropic
+//     SDK sends it on its API calls, and it is what tells GET /v1/models or /v1/files, paths
+//     both APIs have, where to go;
+//  4. so does any request whose User-Agent names an Anthropic client: it starts with
+//     claude-cli/ or claude-code/ (Claude Code: "claude-cli/2.1.328 (external, cli)") or
+//     Anthropic/ ("Anthropic/JS 0.54.0", "Anthropic/Go 1.84.0"), or mentions anthropic-sdk,
+//     case aside (see ClientOf);
+//  5. everything else (/v1/chat/completions, /v1/responses, /v1/embeddings, GET /v1/models
 //     from an OpenAI client …) goes to the OpenAI upstream.
 //
 // /healthz is answered by the proxy itself: {"ok":true,"version":…,"upstreams":{…}}. It does

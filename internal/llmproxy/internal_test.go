@@ -15,33 +15,58 @@ func TestRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const claudeCode = "claude-cli/2.1.328 (external, cli)"
+	anthropic := func(rewrite bool) route { return route{DialectAnthropic, p.anthropic, rewrite} }
+	openai := func(rewrite bool) route { return route{DialectOpenAI, p.openai, rewrite} }
 	tests := []struct {
 		method, path string
 		anthropicVer string
+		userAgent    string
 		want         route
 	}{
-		{"POST", "/v1/messages", "2023-06-01", route{DialectAnthropic, p.anthropic, true}},
-		{"POST", "/v1/messages", "", route{DialectAnthropic, p.anthropic, true}},
-		{"GET", "/v1/messages", "", route{DialectAnthropic, p.anthropic, false}},
-		{"POST", "/v1/messages/count_tokens", "2023-06-01", route{DialectAnthropic, p.anthropic, false}},
-		{"POST", "/v1/messages/batches", "", route{DialectAnthropic, p.anthropic, false}},
-		{"POST", "/v1/complete", "", route{DialectAnthropic, p.anthropic, false}},
-		{"GET", "/v1/models", "2023-06-01", route{DialectAnthropic, p.anthropic, false}},
-		{"GET", "/v1/models", "", route{DialectOpenAI, p.openai, false}},
-		{"POST", "/v1/chat/completions", "", route{DialectOpenAI, p.openai, true}},
-		{"POST", "/v1/chat/completions/", "", route{DialectOpenAI, p.openai, false}},
-		{"POST", "/v1/responses", "", route{DialectOpenAI, p.openai, false}},
-		{"POST", "/v1/messagesx", "", route{DialectOpenAI, p.openai, false}},
-		{"GET", "/", "", route{DialectOpenAI, p.openai, false}},
+		{"POST", "/v1/messages", "2023-06-01", "", anthropic(true)},
+		{"POST", "/v1/messages", "", "", anthropic(true)},
+		{"POST", "/v1/messages", "", claudeCode, anthropic(true)},
+		{"GET", "/v1/messages", "", "", anthropic(false)},
+		{"POST", "/v1/messages/count_tokens", "2023-06-01", "", anthropic(false)},
+		{"POST", "/v1/messages/batches", "", "", anthropic(false)},
+		{"POST", "/v1/complete", "", "", anthropic(false)},
+		{"GET", "/v1/models", "2023-06-01", "", anthropic(false)},
+		{"GET", "/v1/models", "", "", openai(false)},
+		{"POST", "/v1/chat/completions", "", "", openai(true)},
+		{"POST", "/v1/chat/completions/", "", "", openai(false)},
+		{"POST", "/v1/responses", "", "", openai(false)},
+		{"POST", "/v1/messagesx", "", "", openai(false)},
+		{"GET", "/", "", "", openai(false)},
+		// Claude Code's own API, with or without its User-Agent, never with a version.
+		{"HEAD", "/api/hello", "", claudeCode, anthropic(false)},
+		{"HEAD", "/api/hello", "", "", anthropic(false)},
+		{"GET", "/api/oauth/profile", "", "claude-code/2.1.328", anthropic(false)},
+		{"GET", "/api/claude_code/settings", "", "", anthropic(false)},
+		{"POST", "/api/event_logging/batch", "", claudeCode, anthropic(false)},
+		{"GET", "/apix", "", "", openai(false)},
+		{"GET", "/v1/api/x", "", "", openai(false)},
+		// An Anthropic client's request without anthropic-version, on a path both APIs have.
+		{"GET", "/v1/models", "", claudeCode, anthropic(false)},
+		{"GET", "/v1/models", "", "Claude-CLI/2.1.328", anthropic(false)},
+		{"GET", "/v1/models", "", "Anthropic/JS 0.54.0", anthropic(false)},
+		{"GET", "/v1/files", "", "Anthropic/Go 1.84.0", anthropic(false)},
+		{"GET", "/v1/models", "", "my-tool/1.0 anthropic-sdk-python/0.40", anthropic(false)},
+		{"GET", "/v1/models", "", "OpenAI/JS 5.0.0", openai(false)},
+		{"POST", "/v1/responses", "", "codex_exec/0.169.0 (Debian 12.0.0; x86_64)", openai(false)},
+		{"GET", "/v1/models", "", "claude/1.0", openai(false)},
 	}
 	for _, tt := range tests {
 		r := httptest.NewRequest(tt.method, tt.path, nil)
 		if tt.anthropicVer != "" {
 			r.Header.Set("Anthropic-Version", tt.anthropicVer)
 		}
+		if tt.userAgent != "" {
+			r.Header.Set("User-Agent", tt.userAgent)
+		}
 		if got := p.route(r); got != tt.want {
-			t.Errorf("%s %s (version %q) → %s rewrite=%v, want %s rewrite=%v",
-				tt.method, tt.path, tt.anthropicVer, got.dialect, got.rewrite, tt.want.dialect, tt.want.rewrite)
+			t.Errorf("%s %s (version %q, User-Agent %q) → %s rewrite=%v, want %s rewrite=%v",
+				tt.method, tt.path, tt.anthropicVer, tt.userAgent, got.dialect, got.rewrite, tt.want.dialect, tt.want.rewrite)
 		}
 	}
 }

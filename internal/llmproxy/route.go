@@ -22,10 +22,17 @@ type route struct {
 //
 //  1. /v1/messages, anything under /v1/messages/ (count_tokens, batches) and /v1/complete
 //     go to the Anthropic upstream;
-//  2. a request with an anthropic-version header goes to the Anthropic upstream: every
-//     Anthropic client sends it, and it is how GET /v1/models or /v1/files, paths both APIs
-//     have, reach the right one;
-//  3. everything else, /v1/chat/completions and /v1/responses among it, goes to the OpenAI
+//  2. anything under /api/ goes to the Anthropic upstream: it is Claude Code's own API
+//     (HEAD /api/hello before it starts, /api/oauth/…, /api/claude_code/…,
+//     /api/event_logging/batch), sent without anthropic-version; OpenAI's API has no
+//     /api/ paths;
+//  3. a request with an anthropic-version header goes to the Anthropic upstream: every
+//     Anthropic SDK sends it on its API calls, and it is how GET /v1/models or /v1/files,
+//     paths both APIs have, reach the right one;
+//  4. so does a request whose User-Agent names an Anthropic client (claude-cli/…,
+//     claude-code/…, Anthropic/JS …, anthropic-sdk…; see ClientOf), for the requests such
+//     a client sends without anthropic-version;
+//  5. everything else, /v1/chat/completions and /v1/responses among it, goes to the OpenAI
 //     upstream.
 //
 // Only POST /v1/messages (Anthropic) and POST /v1/chat/completions (OpenAI) are rewritten;
@@ -36,7 +43,9 @@ func (p *Proxy) route(r *http.Request) route {
 	case path == pathMessages:
 		return route{DialectAnthropic, p.anthropic, r.Method == http.MethodPost}
 	case strings.HasPrefix(path, pathMessages+"/"), path == "/v1/complete",
-		r.Header.Get("Anthropic-Version") != "":
+		strings.HasPrefix(path, "/api/"),
+		r.Header.Get("Anthropic-Version") != "",
+		anthropicClient(r.Header.Get("User-Agent")):
 		return route{DialectAnthropic, p.anthropic, false}
 	case path == pathChatCompletions:
 		return route{DialectOpenAI, p.openai, r.Method == http.MethodPost}

@@ -9,6 +9,9 @@ import (
 	"github.com/winnowhq/winnow/internal/llmproxy/fakeapi"
 )
 
+// claudeCodeUA is the User-Agent of Claude Code 2.1.328.
+const claudeCodeUA = "claude-cli/2.1.328 (external, cli)"
+
 // TestRouting sends requests to a proxy with two distinct upstreams and checks where each
 // went, that it arrived as sent (method, path, query, body) and that only the rewritable
 // ones were rewritten.
@@ -39,6 +42,13 @@ func TestRouting(t *testing.T) {
 		{"openai models", "GET", "/v1/models", nil, openai, "/compat/v1/models", false},
 		{"embeddings", "POST", "/v1/embeddings", nil, openai, "/compat/v1/embeddings", false},
 		{"chat completions GET", "GET", "/v1/chat/completions", nil, openai, "/compat/v1/chat/completions", false},
+		// Claude Code 2.1.328 says hello, and sends its own API calls, without anthropic-version.
+		{"claude code hello", "HEAD", "/api/hello", map[string]string{"User-Agent": claudeCodeUA}, anthropic, "/api/hello", false},
+		{"claude code oauth", "GET", "/api/oauth/profile", map[string]string{"User-Agent": claudeCodeUA}, anthropic, "/api/oauth/profile", false},
+		{"claude code event log", "POST", "/api/event_logging/batch", map[string]string{"User-Agent": claudeCodeUA}, anthropic, "/api/event_logging/batch", false},
+		{"claude code models", "GET", "/v1/models", map[string]string{"User-Agent": claudeCodeUA}, anthropic, "/v1/models", false},
+		{"anthropic sdk files", "GET", "/v1/files", map[string]string{"User-Agent": "Anthropic/JS 0.54.0"}, anthropic, "/v1/files", false},
+		{"openai sdk models", "GET", "/v1/models", map[string]string{"User-Agent": "OpenAI/JS 5.0.0"}, openai, "/compat/v1/models", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
