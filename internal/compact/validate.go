@@ -92,6 +92,8 @@ func ValidateBound(dialect chat.Dialect, orig, out, sent *chat.Conversation) []V
 		checkAnthropic(&r, orig, out, sent)
 	case dialect == chat.OpenAI:
 		checkOpenAI(&r, orig, out)
+	case dialect == chat.Responses:
+		r.list = append(r.list, validateResponses(orig, out)...)
 	default:
 		r.add(-1, -1, RuleDialect, "unknown dialect %q", dialect)
 	}
