@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/winnowhq/winnow/internal/chat"
-	"github.com/winnowhq/winnow/internal/chat/anthropic"
-	"github.com/winnowhq/winnow/internal/chat/openai"
 )
 
 // Defaults of CacheOptions.
@@ -131,15 +129,11 @@ func (c *Cache) Stats() CacheStats {
 
 // key returns the key of body, false if body has no first message.
 func (c *Cache) key(dialect string, body []byte) (cacheKey, bool) {
-	var end int
-	switch chat.Dialect(dialect) {
-	case chat.Anthropic:
-		end = anthropic.FirstMessageEnd(body)
-	case chat.OpenAI:
-		end = openai.FirstMessageEnd(body)
-	default:
+	codec, err := codecOf(dialect)
+	if err != nil {
 		return cacheKey{}, false
 	}
+	end := codec.firstMessageEnd(body)
 	if end < 0 {
 		return cacheKey{}, false
 	}
@@ -160,15 +154,9 @@ func (c *Cache) decode(dialect string, body []byte) (*chat.Conversation, seed, *
 	if !ok {
 		return nil, seed{}, nil, cacheKey{}
 	}
+	codec := codecs[key.dialect]
 	for _, e := range c.candidates(key) {
-		var conv *chat.Conversation
-		var err error
-		switch key.dialect {
-		case chat.Anthropic:
-			conv, ok, err = anthropic.DecodeExtending(e.conv, body)
-		case chat.OpenAI:
-			conv, ok, err = openai.DecodeExtending(e.conv, body)
-		}
+		conv, ok, err := codec.decodeExtending(e.conv, body)
 		if !ok {
 			continue
 		}

@@ -138,7 +138,8 @@ func (c *Compactor) WithServerEdits(on bool) *Compactor {
 // Options returns the options c runs with, defaults filled in.
 func (c *Compactor) Options() Options { return c.opts }
 
-// Run compacts conv, a request in dialect ("anthropic" or "openai"), and
+// Run compacts conv, a request in dialect ("anthropic", "openai" or
+// "responses"), and
 // returns the compacted conversation and one Report per pass. It never
 // changes conv: the result is a Clone that shares conv's original bytes,
 // so an untouched message still encodes as received and Validate can
@@ -156,7 +157,7 @@ func (c *Compactor) run(dialect string, conv *chat.Conversation, sd seed) (*Stat
 	if conv == nil {
 		return nil, []Report{{Pass: "compactor", Notes: []string{"no conversation"}}}
 	}
-	if conv.Dialect != chat.Dialect(dialect) || (conv.Dialect != chat.Anthropic && conv.Dialect != chat.OpenAI) {
+	if _, known := codecs[conv.Dialect]; conv.Dialect != chat.Dialect(dialect) || !known {
 		st := &State{dialect: conv.Dialect, orig: conv, conv: conv.Clone()}
 		return st, []Report{{Pass: "compactor", Notes: []string{fmt.Sprintf("conversation is %q, not %q: left as it is", conv.Dialect, dialect)}}}
 	}

@@ -176,8 +176,14 @@ func thinkingAllows(st *State, m, from int, hs *history) bool {
 	return lo >= m || hs.thinking[m]-hs.thinking[lo] == 0
 }
 
-// trimUnits lists the units of the tool form, in order.
+// trimUnits lists the units of the tool form, in order. The Responses API
+// has none: its reasoning items must stay with the item they were
+// produced with, and the agents that speak it (Codex) compact their own
+// history when it nears the window.
 func trimUnits(st *State) []unit {
+	if st.dialect == chat.Responses {
+		return nil
+	}
 	var units []unit
 	msgs := st.orig.Messages
 	for a := 0; a < len(msgs); a++ {

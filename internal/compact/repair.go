@@ -38,6 +38,9 @@ func (repairPass) Apply(st *State) Report {
 		repairAnthropic(st, &r)
 	case chat.OpenAI:
 		repairOpenAI(st, &r)
+	case chat.Responses:
+		// Nothing to repair: no pass drops or moves an item of the Responses API (trim
+		// is off for it), so every call keeps its output where the client put it.
 	}
 	return r
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 
 	"github.com/winnowhq/winnow/internal/chat"
-	"github.com/winnowhq/winnow/internal/chat/anthropic"
-	"github.com/winnowhq/winnow/internal/chat/openai"
 )
 
 // ErrDialect reports a dialect Rewrite does not speak.
@@ -43,7 +41,8 @@ func Rewrite(dialect string, body []byte, opts Options) ([]byte, Summary, error)
 	return New(opts).Rewrite(dialect, body)
 }
 
-// Rewrite compacts one request body of dialect ("anthropic" or "openai"):
+// Rewrite compacts one request body of dialect ("anthropic", "openai" or
+// "responses"):
 // decode, Run, validate the result against the body as received, encode.
 // If the result breaks any invariant, it returns body itself with the
 // violations in the Summary, since the original is what the client meant
@@ -144,18 +143,6 @@ func lastThinkingOrigin(orig, out *chat.Conversation) int {
 		return -1
 	}
 	return -1
-}
-
-// codec returns dialect's decoder and its encoder, which copies the bytes
-// of messages a memo remembers (nil: none) instead of encoding them again.
-func codec(dialect string) (func([]byte) (*chat.Conversation, error), func(*chat.Conversation, *chat.EncodeMemo) ([]byte, error), error) {
-	switch chat.Dialect(dialect) {
-	case chat.Anthropic:
-		return anthropic.Decode, anthropic.EncodeMemo, nil
-	case chat.OpenAI:
-		return openai.Decode, openai.EncodeMemo, nil
-	}
-	return nil, nil, fmt.Errorf("compact: %q: %w", dialect, ErrDialect)
 }
 
 // conversationTokens estimates the tokens of c's system prompt and

@@ -35,9 +35,9 @@
 //
 // # Rewriting, and when it does not happen
 //
-// Only POST /v1/messages (dialect "anthropic") and POST /v1/chat/completions ("openai") are
-// offered to the Rewriter; everything else, /v1/responses included, passes through as the
-// client sent it. A rewritable request is "bypassed", that is forwarded byte for byte as
+// Only POST /v1/messages (dialect "anthropic"), POST /v1/chat/completions ("openai") and
+// POST /v1/responses ("responses", OpenAI's Responses API, which Codex speaks) are offered
+// to the Rewriter; everything else passes through as the client sent it. A rewritable request is "bypassed", that is forwarded byte for byte as
 // the client sent it, with the reason in the X-Winnow-Reason response header and the log,
 // when:
 //

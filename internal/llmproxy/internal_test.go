@@ -18,6 +18,7 @@ func TestRoute(t *testing.T) {
 	const claudeCode = "claude-cli/2.1.328 (external, cli)"
 	anthropic := func(rewrite bool) route { return route{DialectAnthropic, p.anthropic, rewrite} }
 	openai := func(rewrite bool) route { return route{DialectOpenAI, p.openai, rewrite} }
+	responses := func(rewrite bool) route { return route{DialectResponses, p.openai, rewrite} }
 	tests := []struct {
 		method, path string
 		anthropicVer string
@@ -35,7 +36,9 @@ func TestRoute(t *testing.T) {
 		{"GET", "/v1/models", "", "", openai(false)},
 		{"POST", "/v1/chat/completions", "", "", openai(true)},
 		{"POST", "/v1/chat/completions/", "", "", openai(false)},
-		{"POST", "/v1/responses", "", "", openai(false)},
+		{"POST", "/v1/responses", "", "", responses(true)},
+		{"GET", "/v1/responses", "", "", responses(false)},
+		{"GET", "/v1/responses/resp_1", "", "", openai(false)},
 		{"POST", "/v1/messagesx", "", "", openai(false)},
 		{"GET", "/", "", "", openai(false)},
 		// Claude Code's own API, with or without its User-Agent, never with a version.
@@ -53,7 +56,7 @@ func TestRoute(t *testing.T) {
 		{"GET", "/v1/files", "", "Anthropic/Go 1.84.0", anthropic(false)},
 		{"GET", "/v1/models", "", "my-tool/1.0 anthropic-sdk-python/0.40", anthropic(false)},
 		{"GET", "/v1/models", "", "OpenAI/JS 5.0.0", openai(false)},
-		{"POST", "/v1/responses", "", "codex_exec/0.169.0 (Debian 12.0.0; x86_64)", openai(false)},
+		{"POST", "/v1/responses", "", "codex_exec/0.169.0 (Debian 12.0.0; x86_64)", responses(true)},
 		{"GET", "/v1/models", "", "claude/1.0", openai(false)},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 const (
 	DialectAnthropic = "anthropic" // the Anthropic Messages API
 	DialectOpenAI    = "openai"    // the OpenAI API and servers compatible with it
+	DialectResponses = "responses" // the OpenAI Responses API (POST /v1/responses), on the OpenAI upstream
 )
 
 // A Rewriter turns a request body into the body to forward. On any error the proxy forwards
@@ -33,7 +34,7 @@ func (f RewriterFunc) Rewrite(ctx context.Context, req *Request) (*Rewrite, erro
 
 // A Request is what a Rewriter sees of one client request.
 type Request struct {
-	// Dialect is DialectAnthropic or DialectOpenAI.
+	// Dialect is DialectAnthropic, DialectOpenAI (Chat Completions) or DialectResponses.
 	Dialect string
 	// Path is the URL path, such as /v1/messages.
 	Path string

@@ -9,6 +9,7 @@ import (
 const (
 	pathMessages        = "/v1/messages"
 	pathChatCompletions = "/v1/chat/completions"
+	pathResponses       = "/v1/responses"
 )
 
 // A route is where one request goes and whether its body is rewritten.
@@ -35,8 +36,9 @@ type route struct {
 //  5. everything else, /v1/chat/completions and /v1/responses among it, goes to the OpenAI
 //     upstream.
 //
-// Only POST /v1/messages (Anthropic) and POST /v1/chat/completions (OpenAI) are rewritten;
-// everything else passes through as it came.
+// Only POST /v1/messages (Anthropic), POST /v1/chat/completions (OpenAI) and POST
+// /v1/responses (OpenAI's Responses API, dialect "responses") are rewritten; everything
+// else, GET /v1/responses/{id} among it, passes through as it came.
 func (p *Proxy) route(r *http.Request) route {
 	path := r.URL.Path
 	switch {
@@ -49,6 +51,8 @@ func (p *Proxy) route(r *http.Request) route {
 		return route{DialectAnthropic, p.anthropic, false}
 	case path == pathChatCompletions:
 		return route{DialectOpenAI, p.openai, r.Method == http.MethodPost}
+	case path == pathResponses:
+		return route{DialectResponses, p.openai, r.Method == http.MethodPost}
 	}
 	return route{DialectOpenAI, p.openai, false}
 }
