@@ -55,7 +55,7 @@ func compactValidator() benchcompact.Validator {
 func (a *app) benchCompactCommand() *cobra.Command {
 	var data, only, primary string
 	var names []string
-	var asJSON bool
+	var asJSON, thinking bool
 	var limit int
 	var openAIRead float64
 	cmd := &cobra.Command{
@@ -80,11 +80,23 @@ way:
     learned from a tool output and used later which are still in the
     request, or recoverable through a winnow:// handle, at every use.
 
+With --thinking, every trajectory is converted to Anthropic messages
+with a signed thinking block in every assistant message and replayed
+once per thinking family, each with a representative model: last-turn
+(claude-sonnet-4-5), keep-all (claude-opus-4-5), preserved
+(claude-opus-5-5, compacted by the API's clear_tool_uses edit) and
+preserved-client (claude-opus-5-5, client-side batches only). Each
+request is priced as the API bills it for that model (earlier thinking
+stripped on last-turn models, server edits applied, signatures not
+billed), at the model's cache-read price; violations are checked with
+compact.ValidateBound. --variant and --primary do not apply.
+
 --data is a trajectory file or a directory of them (OpenAI or Anthropic
 message arrays, ADP OpenHands, SWE-smith and nebius records, SWE-agent
 .traj). Progress goes to stderr, the report to stdout.`,
-		Example: `  winnow bench compact --data ../shared/data/trajectories
-  winnow bench compact --data run.traj.json --variant rolling-mask --json`,
+		Example: `  winnow bench compact --data internal/compact/traj/testdata/trajectories
+  winnow bench compact --data run.traj.json --variant rolling-mask --json
+  winnow bench compact --data internal/compact/traj/testdata/trajectories --thinking`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if data == "" {
@@ -92,6 +104,9 @@ message arrays, ADP OpenHands, SWE-smith and nebius records, SWE-agent
 			}
 			if openAIRead < 0 || openAIRead > 1 {
 				return usageError{fmt.Errorf("--openai-read %g: want a multiplier between 0 and 1", openAIRead)}
+			}
+			if thinking && (len(names) > 0 || primary != "") {
+				return usageError{fmt.Errorf("--thinking measures one compaction per model family; --variant and --primary do not apply")}
 			}
 			variants, err := pickVariants(compactVariants(), names)
 			if err != nil {
@@ -105,12 +120,24 @@ message arrays, ADP OpenHands, SWE-smith and nebius records, SWE-agent
 			if len(ts) == 0 {
 				return fmt.Errorf("no trajectory in %s matches --only %q", data, only)
 			}
+			probeOpts := &probe.Options{Handle: regexp.MustCompile(compact.HandlePattern)}
+			if thinking {
+				rep, err := benchcompact.RunThinking(cmd.Context(), ts, benchcompact.ThinkingOptions{
+					Cases:    benchcompact.ThinkingCases(compact.Options{}),
+					Probe:    probeOpts,
+					Progress: a.stderr,
+				})
+				if err != nil {
+					return err
+				}
+				return writeReport(a.stdout, rep, asJSON)
+			}
 			rep, err := benchcompact.Run(cmd.Context(), ts, benchcompact.Options{
 				Variants:   variants,
 				Primary:    primary,
 				Validate:   compactValidator(),
 				OpenAIRead: openAIRead,
-				Probe:      &probe.Options{Handle: regexp.MustCompile(compact.HandlePattern)},
+				Probe:      probeOpts,
 				Progress:   a.stderr,
 			})
 			if err != nil {
@@ -122,6 +149,7 @@ message arrays, ADP OpenHands, SWE-smith and nebius records, SWE-agent
 	fs := cmd.Flags()
 	fs.StringVar(&data, "data", "", "a trajectory file or a directory of them")
 	fs.BoolVar(&asJSON, "json", false, "print the report as one JSON object")
+	fs.BoolVar(&thinking, "thinking", false, "replay with thinking blocks, once per Claude thinking family, priced as the API bills each")
 	fs.StringSliceVar(&names, "variant", nil, "measure only this variant (repeatable; default all: "+strings.Join(variantNames(compactVariants()), ", ")+")")
 	fs.StringVar(&primary, "primary", "", `the variant whose numbers lead the report (default "combined" if measured, else the first)`)
 	fs.Float64Var(&openAIRead, "openai-read", benchcompact.DefaultOpenAIRead, "OpenAI's price of a cached input token, relative to an uncached one")

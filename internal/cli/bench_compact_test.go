@@ -61,6 +61,45 @@ func TestBenchCompactCommand(t *testing.T) {
 	}
 }
 
+func TestBenchCompactThinking(t *testing.T) {
+	data := filepath.Join("..", "compact", "traj", "testdata", "trajectories", "sweagent_demo_function_calling_replace_marshmallow-1867.traj.json")
+	code, out, errOut := run(t, "bench", "compact", "--data", data, "--thinking", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Requests int `json:"requests"`
+		Families []struct {
+			Name            string   `json:"name"`
+			Model           string   `json:"model"`
+			TokensSentRatio *float64 `json:"tokens_sent_ratio"`
+			CachedCostRatio *float64 `json:"cached_cost_ratio"`
+			Violations      *int     `json:"violations"`
+		} `json:"families"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var names []string
+	for _, f := range rep.Families {
+		names = append(names, f.Name+" "+f.Model)
+		if f.TokensSentRatio == nil || f.CachedCostRatio == nil || f.Violations == nil || *f.Violations != 0 {
+			t.Errorf("%s: %+v", f.Name, f)
+		}
+	}
+	want := []string{"last-turn claude-sonnet-4-5", "keep-all claude-opus-4-5", "preserved claude-opus-5-5", "preserved-client claude-opus-5-5"}
+	if !slices.Equal(names, want) || rep.Requests != 11 {
+		t.Errorf("families %v, %d requests; want %v, 11", names, rep.Requests, want)
+	}
+	if !strings.Contains(errOut, "[1/1] sweagent_demo_function_calling_replace_marshmallow-1867.traj.json: 11 requests; last-turn") {
+		t.Errorf("progress on stderr: %q", errOut)
+	}
+	code, out, _ = run(t, "bench", "compact", "--data", data, "--thinking")
+	if code != 0 || !strings.Contains(out, "preserved-client") || !strings.Contains(out, "target: cost") {
+		t.Errorf("--thinking text: exit %d:\n%s", code, out)
+	}
+}
+
 func TestBenchCompactUsage(t *testing.T) {
 	data := filepath.Join("..", "compact", "traj", "testdata", "trajectories")
 	for _, args := range [][]string{
@@ -68,6 +107,8 @@ func TestBenchCompactUsage(t *testing.T) {
 		{"bench", "compact", "--data", data, "--variant", "nope"},
 		{"bench", "compact", "--data", data, "--openai-read", "2"},
 		{"bench", "compact", "--data", data, "extra"},
+		{"bench", "compact", "--data", data, "--thinking", "--variant", "combined"},
+		{"bench", "compact", "--data", data, "--thinking", "--primary", "combined"},
 	} {
 		if code, _, errOut := run(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d (%s), want %d", args, code, errOut, exitUsage)
