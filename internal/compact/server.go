@@ -50,18 +50,38 @@ type ServerEdit struct {
 
 // serverMode reports whether st's request is compacted by a server-side
 // edit instead of client-side passes: an Anthropic request to a Preserved
-// model, with server edits allowed, and no tool-use clearing of the
-// client's own (which is never overridden, and would clear the same
-// results). The choice depends only on the model and the options, never
-// on how far the conversation has got, so that it is the same for every
-// request of a conversation: switching from client-side edits to none
-// would invalidate thinking produced against the rewritten prefix.
+// model, with server edits allowed, no tool-use clearing of the client's
+// own (which is never overridden, and would clear the same results), in
+// the tool form (the edit clears tool results; a text-form agent's
+// observations are user messages, which only client-side batches, firing
+// between its turns, can clear).
+//
+// The choice must be the same for every request of a conversation:
+// switching from client-side edits to none would invalidate thinking
+// produced against the rewritten prefix. Model, options and the client's
+// edits do not change within a conversation. The form does, once: a
+// conversation has no tool call until the model makes its first. Before
+// that, client mode changes nothing (there is no output to clear) unless
+// the conversation has text-form outputs, and those keep it in client
+// mode for good, since text-form outputs are recognised only in a
+// conversation that has them (see analyse).
 func serverMode(st *State) bool {
 	if st.dialect != chat.Anthropic || st.family != Preserved || !st.opts.ServerEdits {
 		return false
 	}
-	_, theirs := clientEdits(st.orig)
-	return !theirs
+	if _, theirs := clientEdits(st.orig); theirs {
+		return false
+	}
+	calls := false
+	for i := range st.msgs {
+		calls = calls || st.msgs[i].calls
+	}
+	for i := range st.outputs {
+		if st.outputs[i].textForm {
+			return false
+		}
+	}
+	return calls
 }
 
 // clientEdits returns the edits of c's context_management field and

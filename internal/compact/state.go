@@ -127,8 +127,8 @@ func newSeededState(conv *chat.Conversation, opts Options, on map[string]bool, s
 		st.facts[i] = newFacts(st.est, &conv.Messages[i])
 	}
 	st.family = conversationFamily(conv)
-	st.server = serverMode(st)
 	st.analyse()
+	st.server = serverMode(st)
 	st.batches = replay(st)
 	if n := len(st.batches); n > 0 {
 		st.horizon = st.batches[n-1].Horizon
