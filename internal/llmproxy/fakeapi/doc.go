@@ -9,11 +9,19 @@
 // delay, and reports how each stream ended, so a test can see a client's cancellation
 // arrive upstream.
 //
-// Two request headers steer it: X-Fake-Status: <code> answers with that status and an
-// error body in the dialect's shape (with a request-id and, for 429 and 529, a retry-after
+// Request headers steer it: X-Fake-Status: <code> answers with that status and an error
+// body in the dialect's shape (with a request-id and, for 429 and 529, a retry-after
 // header); X-Fake-Delay: <duration> waits that long before answering, or until the request
-// is cancelled.
+// is cancelled; X-Fake-Cache-Read and X-Fake-Cache-Write: <n> bill n of the input tokens
+// as read from or written to the prompt cache.
 //
-// It does not generate text, check models or parameters, or count tokens: every answer
-// says "Hello, world".
+// It bills usage in each dialect's shape, where the real API reports it (the message and
+// its message_start and message_delta events; a chat completion, and the last chunk of a
+// stream asking for stream_options.include_usage; a response and its response.completed
+// event): a fourth of the body's bytes as input tokens, 5 output tokens. For each
+// clear_tool_uses edit in a request's context_management it reports one applied edit
+// (one tool use, 50 input tokens cleared). A gzip-encoded request body is decompressed.
+//
+// It does not generate text, check models or parameters, or really count tokens: every
+// answer says "Hello, world".
 package fakeapi

@@ -2,10 +2,13 @@ package fakeapi
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -56,13 +59,17 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 
 // answer replies to a message, chat completion or response request.
 func (a *API) answer(w http.ResponseWriter, r *http.Request, body []byte) {
-	var req struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
-	}
+	var req request
 	dialect := openai
 	if r.URL.Path == "/v1/messages" {
 		dialect = anthropic
+	}
+	if strings.EqualFold(r.Header.Get("Content-Encoding"), "gzip") {
+		var err error
+		if body, err = gunzip(body); err != nil {
+			writeError(w, dialect, http.StatusBadRequest, "invalid_request_error", "the body is not gzip: "+err.Error())
+			return
+		}
 	}
 	if a.opts.Skim {
 		req.Stream = bytes.Contains(body, []byte(`"stream":true`))
@@ -73,20 +80,74 @@ func (a *API) answer(w http.ResponseWriter, r *http.Request, body []byte) {
 	if req.Model == "" {
 		req.Model = "fake-model"
 	}
+	u := usageOf(r, body, &req)
 	switch {
 	case req.Stream && r.URL.Path == "/v1/messages":
-		a.stream(w, r, anthropicEvents(req.Model))
+		a.stream(w, r, anthropicEvents(req.Model, u))
 	case req.Stream && r.URL.Path == "/v1/chat/completions":
-		a.stream(w, r, openaiChunks(req.Model))
+		a.stream(w, r, openaiChunks(req.Model, u, req.StreamOptions.IncludeUsage))
 	case req.Stream:
-		a.stream(w, r, responseEvents(req.Model))
+		a.stream(w, r, responseEvents(req.Model, u))
 	case r.URL.Path == "/v1/messages":
-		writeJSON(w, http.StatusOK, anthropicMessage(req.Model))
+		writeJSON(w, http.StatusOK, anthropicMessage(req.Model, u))
 	case r.URL.Path == "/v1/chat/completions":
-		writeJSON(w, http.StatusOK, openaiCompletion(req.Model))
+		writeJSON(w, http.StatusOK, openaiCompletion(req.Model, u))
 	default:
-		writeJSON(w, http.StatusOK, openaiResponse(req.Model))
+		writeJSON(w, http.StatusOK, openaiResponse(req.Model, u))
 	}
+}
+
+// A request is what the API reads of a request body.
+type request struct {
+	Model         string `json:"model"`
+	Stream        bool   `json:"stream"`
+	StreamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	ContextManagement *struct {
+		Edits []struct {
+			Type string `json:"type"`
+		} `json:"edits"`
+	} `json:"context_management"`
+}
+
+// usage is what the API bills for a request: input tokens, a fourth of the body's bytes,
+// of which the X-Fake-Cache-Read and X-Fake-Cache-Write headers say how many were read
+// from and written to the prompt cache; 5 output tokens; and one applied edit, clearing
+// one tool use of 50 input tokens, for each clear_tool_uses edit the request asks for.
+type usage struct {
+	input, cacheRead, cacheWrite, output int
+	edits                                []string
+}
+
+func usageOf(r *http.Request, body []byte, req *request) usage {
+	u := usage{input: max(len(body)/4, 1), output: 5}
+	u.cacheRead = min(headerInt(r, "X-Fake-Cache-Read"), u.input)
+	u.cacheWrite = min(headerInt(r, "X-Fake-Cache-Write"), u.input-u.cacheRead)
+	if req.ContextManagement != nil {
+		for _, e := range req.ContextManagement.Edits {
+			if strings.HasPrefix(e.Type, "clear_tool_uses") {
+				u.edits = append(u.edits, e.Type)
+			}
+		}
+	}
+	return u
+}
+
+func headerInt(r *http.Request, name string) int {
+	n, err := strconv.Atoi(r.Header.Get(name))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+func gunzip(data []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }
 
 // readBody reads the request body into a buffer sized by Content-Length.
