@@ -16,8 +16,9 @@
 // followed by one item: at steps 1..Steps a tool call built from the tools the request
 // offers, then the final answer, an assistant message. A reading step calls
 // exec_command (or shell, or local_shell) with `cat pkg/partNN.go`, a generated 20–32 KB
-// Go file of the workspace (WriteWorkspace); every PatchEvery-th step instead adds a
-// note with the custom tool apply_patch. The step of a request is one past the highest
+// Go file of the workspace (WriteWorkspace), or with the next of ServerOptions.Files in
+// turn; every PatchEvery-th step instead adds a note with the custom tool apply_patch. A
+// tool output must show the first line of its file (or the note's path). The step of a request is one past the highest
 // step whose tool output it carries, so a request that dropped old steps still gets the
 // next one. The stream is the API's event sequence: response.created,
 // response.in_progress, then per item output_item.added, its deltas (reasoning summary
@@ -75,7 +76,7 @@
 //
 // # Running Codex
 //
-// Run writes CODEX_HOME/config.toml (Config) with a provider of its own, wire_api
+// Exec writes CODEX_HOME/config.toml (Config) with a provider of its own, wire_api
 // "responses" and env_key FAKE_API_KEY (Codex 0.169 ignores OPENAI_BASE_URL alone and
 // refuses wire_api "chat"), a context window large enough that Codex never compacts by
 // itself, and no retries; sets HOME to a scratch directory; and runs `codex exec

@@ -20,21 +20,19 @@ import (
 const DefaultModel = "gpt-5.5-codex"
 
 // Prompt is the task Codex is given. The script, not the prompt, decides what happens.
-const Prompt = "Read the Go files under pkg/ one at a time with cat, in order, and keep notes under notes/ as you go. Then say you are done."
+const Prompt = "Read the source files of this workspace one at a time with cat, and keep notes under notes/ as you go. Then say you are done."
 
 // Options configure Run.
 type Options struct {
 	// Codex is the codex executable (node_modules/.bin/codex of @openai/codex).
 	Codex string
-	// Dir is a scratch directory: Run makes home/, codex/ (CODEX_HOME) and work/ (the
-	// workspace) in it.
+	// Dir is a scratch directory: Run makes home/ (HOME, with CODEX_HOME at home/.codex)
+	// and work/ (the workspace) in it.
 	Dir string
 	// Steps, PatchEvery and CacheRead configure the scripted API (see ServerOptions).
 	Steps      int
 	PatchEvery int
 	CacheRead  float64
-	// Model is the model Codex asks for (DefaultModel).
-	Model string
 	// Route, when set, returns the base URL Codex is pointed at given the scripted API's
 	// base URL: a proxy in front of it. nil points Codex at the API itself.
 	Route func(ctx context.Context, apiURL string) (string, error)
@@ -52,10 +50,9 @@ type Result struct {
 }
 
 // Completed reports whether the session ran to its end: every step and the final answer
-// issued, no request refused, Codex exited 0 with the final answer as its last message.
+// issued, no request refused, and Codex done with the final answer.
 func (r Result) Completed() bool {
-	return r.Report.Finished && len(r.Report.Invalid) == 0 && r.Codex.ExitCode == 0 &&
-		r.Codex.TurnCompleted && r.Codex.Final == FinalText
+	return r.Report.Finished && len(r.Report.Invalid) == 0 && r.Codex.Completed()
 }
 
 // A Session is what `codex exec --json` reported.
@@ -73,18 +70,19 @@ type Session struct {
 	Duration time.Duration
 }
 
+// Completed reports whether Codex exited 0 after its turn, with the script's final
+// answer as its last message.
+func (s Session) Completed() bool {
+	return s.ExitCode == 0 && s.TurnCompleted && s.Final == FinalText
+}
+
 // Run writes a workspace, starts the scripted API (behind Route, if set), runs
 // `codex exec` against it to the end of the script, and returns what both saw.
 func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts.Codex == "" || opts.Dir == "" {
 		return Result{}, errors.New("codex run: Codex and Dir are required")
 	}
-	home, codexHome, work := filepath.Join(opts.Dir, "home"), filepath.Join(opts.Dir, "codex"), filepath.Join(opts.Dir, "work")
-	for _, d := range []string{home, codexHome, work} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return Result{}, fmt.Errorf("codex run: %w", err)
-		}
-	}
+	home, work := filepath.Join(opts.Dir, "home"), filepath.Join(opts.Dir, "work")
 	api, err := StartServer(&ServerOptions{Steps: opts.Steps, PatchEvery: opts.PatchEvery, CacheRead: opts.CacheRead, Record: opts.Record, Logger: opts.Logger})
 	if err != nil {
 		return Result{}, err
@@ -99,14 +97,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			return Result{}, fmt.Errorf("codex run: route: %w", err)
 		}
 	}
-	model := opts.Model
-	if model == "" {
-		model = DefaultModel
-	}
-	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(Config(model, base+"/v1")), 0o644); err != nil {
-		return Result{}, fmt.Errorf("codex run: %w", err)
-	}
-	sess, err := runExec(ctx, opts.Codex, home, codexHome, work)
+	sess, err := Exec(ctx, opts.Codex, base, work, home)
 	res := Result{Report: api.Report(), Codex: sess}
 	if opts.Record {
 		res.Requests = api.Requests()
@@ -137,11 +128,20 @@ stream_max_retries = 0
 `, model, baseURL)
 }
 
-// runExec runs one `codex exec --json` session and reads its events.
-func runExec(ctx context.Context, codex, home, codexHome, work string) (Session, error) {
+// Exec runs one `codex exec --json` session of the script's prompt in workspace, with
+// HOME at home and CODEX_HOME at home/.codex, where it writes Config for baseURL (the
+// scripted API's base URL, or a proxy's in front of it; without /v1).
+func Exec(ctx context.Context, codex, baseURL, workspace, home string) (Session, error) {
+	codexHome := filepath.Join(home, ".codex")
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		return Session{}, fmt.Errorf("codex exec: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(Config(DefaultModel, baseURL+"/v1")), 0o644); err != nil {
+		return Session{}, fmt.Errorf("codex exec: %w", err)
+	}
 	cmd := exec.CommandContext(ctx, codex, "exec", "--skip-git-repo-check", "--json",
-		"--dangerously-bypass-approvals-and-sandbox", "-C", work, Prompt)
-	cmd.Dir = work
+		"--dangerously-bypass-approvals-and-sandbox", "-C", workspace, Prompt)
+	cmd.Dir = workspace
 	cmd.Env = []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "FAKE_API_KEY=test-key",
 		"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir()}
 	cmd.WaitDelay = 5 * time.Second

@@ -7,7 +7,7 @@ import (
 )
 
 // FinalText is the assistant's answer once every step is done.
-const FinalText = "Done: I read every file under pkg/ and wrote my notes under notes/."
+const FinalText = "Done: I read the files one at a time and wrote my notes under notes/."
 
 // isPatch reports whether step edits a file with apply_patch instead of reading one.
 func (s *Server) isPatch(step int) bool {
@@ -18,8 +18,16 @@ func (s *Server) isPatch(step int) bool {
 func notePath(step int) string { return fmt.Sprintf("notes/step%02d.md", step) }
 
 func patchText(step int) string {
-	return fmt.Sprintf("*** Begin Patch\n*** Add File: %s\n+# Notes after step %d\n+\n+The files up to %s are read.\n*** End Patch\n",
-		notePath(step), step, FilePath(step-1))
+	return fmt.Sprintf("*** Begin Patch\n*** Add File: %s\n+# Notes after step %d\n+\n+The files read so far look alike.\n*** End Patch\n",
+		notePath(step), step)
+}
+
+// file returns the file step reads: Files in turn, or the generated file of the step.
+func (s *Server) file(step int) string {
+	if len(s.opts.Files) > 0 {
+		return s.opts.Files[(step-1)%len(s.opts.Files)]
+	}
+	return FilePath(step)
 }
 
 // plan returns the output items of the response at step (Steps+1 is the final answer),
@@ -41,7 +49,7 @@ func (s *Server) plan(r *request, step int) ([]*outItem, error) {
 		act = &outItem{is: s.issue(typeFunctionCall, step), name: "apply_patch", args: string(args)}
 	default:
 		var err error
-		action = "read " + FilePath(step)
+		action = "read " + s.file(step)
 		if act, err = s.read(r, step); err != nil {
 			return nil, err
 		}
@@ -57,7 +65,7 @@ func (s *Server) plan(r *request, step int) ([]*outItem, error) {
 
 // read returns the tool call that prints the file of step.
 func (s *Server) read(r *request, step int) (*outItem, error) {
-	cmd := "cat " + FilePath(step)
+	cmd := "cat " + shellQuote(s.file(step))
 	switch {
 	case r.hasTool("function", "exec_command"):
 		args, _ := json.Marshal(map[string]any{"cmd": cmd, "max_output_tokens": 16000})
@@ -81,5 +89,15 @@ func (s *Server) verify(step int, output string) bool {
 	if s.isPatch(step) {
 		return strings.Contains(output, notePath(step))
 	}
-	return strings.Contains(output, Marker(step))
+	return strings.Contains(output, s.firstLine[s.file(step)])
+}
+
+// shellQuote quotes p for a POSIX shell when it needs quoting.
+func shellQuote(p string) string {
+	if strings.IndexFunc(p, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }

@@ -13,8 +13,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,6 +33,10 @@ const (
 type ServerOptions struct {
 	// Steps is the number of tool calls before the final answer (DefaultSteps).
 	Steps int
+	// Files are the files reading steps print, in turn (paths as the command gets them;
+	// the fake reads each one's first line to check tool outputs). nil means a generated
+	// file per step, FilePath(step), which WriteWorkspace writes.
+	Files []string
 	// PatchEvery makes every PatchEvery-th step add a note with apply_patch instead of
 	// reading a file (DefaultPatchEvery); negative never patches.
 	PatchEvery int
@@ -77,6 +83,8 @@ type Server struct {
 	nonce   [8]byte
 	key     [32]byte
 
+	firstLine map[string]string // file → its first line, which its tool output must show
+
 	mu       sync.Mutex
 	ledger   *ledger
 	bill     *biller
@@ -111,6 +119,9 @@ func StartServer(opts *ServerOptions) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if err := s.readFirstLines(); err != nil {
+		return nil, err
+	}
 	s.pricing = costsim.OpenAIPricing(s.opts.CacheRead)
 	if err := s.pricing.Validate(); err != nil {
 		return nil, err
@@ -129,6 +140,29 @@ func StartServer(opts *ServerOptions) (*Server, error) {
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 10 * time.Second}
 	go func() { s.done <- s.srv.Serve(ln) }()
 	return s, nil
+}
+
+// readFirstLines notes the first line of every file a step reads.
+func (s *Server) readFirstLines() error {
+	s.firstLine = map[string]string{}
+	if len(s.opts.Files) == 0 {
+		for step := 1; step <= s.opts.Steps; step++ {
+			s.firstLine[FilePath(step)] = Marker(step)
+		}
+		return nil
+	}
+	for _, f := range s.opts.Files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("scripted API: %w", err)
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		if strings.TrimSpace(line) == "" {
+			return fmt.Errorf("scripted API: %s: the first line is empty; tool outputs could not be told apart", f)
+		}
+		s.firstLine[f] = line
+	}
+	return nil
 }
 
 // Close stops the server, cutting off requests in flight.
