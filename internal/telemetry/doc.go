@@ -1,5 +1,6 @@
-// Package telemetry records what winnow's gateway did to each tool result, as
-// JSON lines in a local file, and summarises those records for `winnow stats`.
+// Package telemetry records what winnow's gateway did to each tool result,
+// and what its LLM proxy did to each request it could rewrite, as JSON lines
+// in a local file, and summarises those records for `winnow stats`.
 //
 // An [Event] holds the time, the tool's name, keyed hashes of the session and
 // of the arguments, the shape of the response, the layers that rewrote it
@@ -11,6 +12,18 @@
 // goroutine, off the request path, hashes the identifiers, writes the Event
 // and drops the texts.
 //
+// A [ProxyEvent] (a line with "kind":"proxy") holds the time, the dialect
+// and path, the client (named from the User-Agent), the model id, a keyed
+// hash of the conversation's opening messages, the status, the rewrite's
+// outcome and reason, the rewriter's token counts before and after and per
+// compaction pass, whether a server-side context edit was asked for, the
+// usage the upstream billed (parsed from its response) and the context edits
+// it reports having applied. The proxy hands an [Exchange], whose only
+// trace of the conversation is a digest, never its text; the Writer keys the
+// digest like every other identifier. [ProxySummary] turns these into
+// tokens and dollars saved, per pass, model and client, at the list prices
+// of PriceOf (one cited table; a model it does not list is unpriced).
+//
 // Tokens are counted exactly with o200k (tiktoken's o200k_base), winnow's
 // stand-in for Claude's private tokenizer, so "before" is the number of tokens
 // the upstream server returned and "after" the number the agent received.
@@ -20,7 +33,8 @@
 //
 // Identifiers are hashed with HMAC-SHA256 under a key drawn at random when
 // the Writer opens and never stored: equal arguments within one gateway run
-// hash alike, and nobody can test a guess ("number":12?) against the file.
+// (equal conversations within one proxy run) hash alike, and nobody can test
+// a guess ("number":12?) against the file.
 //
 // Telemetry is opt-in ([telemetry] enabled in the configuration). The package
 // does not send anything anywhere, does not decide whether it is enabled, and

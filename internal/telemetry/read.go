@@ -11,20 +11,22 @@ import (
 	"os"
 )
 
-// Scan reads events from r, one JSON object per line, and calls fn for each.
-// Blank lines are ignored; lines that do not decode as an Event (a line cut
-// short by a crash, say) are skipped and counted.
+// Scan reads the gateway's events from r, one JSON object per line, and
+// calls fn for each; see ScanAll.
 func Scan(r io.Reader, fn func(Event)) (skipped int, err error) {
+	return ScanAll(r, fn, nil)
+}
+
+// ScanAll reads events from r, one JSON object per line, and calls tool for
+// each gateway Event and proxy for each ProxyEvent; a nil function ignores
+// its kind. Blank lines are ignored; lines that do not decode as either (a
+// line cut short by a crash, say) are skipped and counted.
+func ScanAll(r io.Reader, tool func(Event), proxy func(ProxyEvent)) (skipped int, err error) {
 	br := bufio.NewReader(r)
 	for {
 		line, err := br.ReadBytes('\n')
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			var ev Event
-			if json.Unmarshal(line, &ev) != nil || ev.Time.IsZero() || ev.Tool == "" {
-				skipped++
-			} else {
-				fn(ev)
-			}
+		if line = bytes.TrimSpace(line); len(line) > 0 && !dispatch(line, tool, proxy) {
+			skipped++
 		}
 		if errors.Is(err, io.EOF) {
 			return skipped, nil
@@ -35,11 +37,43 @@ func Scan(r io.Reader, fn func(Event)) (skipped int, err error) {
 	}
 }
 
-// ScanFile reads the events of the telemetry file at path: first those of
-// the rotated file path+RotatedSuffix, if there is one, then those of path.
-// It returns the files it read. A missing path is an error wrapping
-// fs.ErrNotExist.
-func ScanFile(path string, fn func(Event)) (files []string, skipped int, err error) {
+// dispatch decodes one line and hands it to the function of its kind,
+// reporting whether it was an event.
+func dispatch(line []byte, tool func(Event), proxy func(ProxyEvent)) bool {
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(line, &head) != nil {
+		return false
+	}
+	switch head.Kind {
+	case "":
+		var ev Event
+		if json.Unmarshal(line, &ev) != nil || ev.Time.IsZero() || ev.Tool == "" {
+			return false
+		}
+		if tool != nil {
+			tool(ev)
+		}
+	case KindProxy:
+		var ev ProxyEvent
+		if json.Unmarshal(line, &ev) != nil || ev.Time.IsZero() {
+			return false
+		}
+		if proxy != nil {
+			proxy(ev)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// ScanFile reads the events of the telemetry file at path (see ScanAll):
+// first those of the rotated file path+RotatedSuffix, if there is one, then
+// those of path. It returns the files it read. A missing path is an error
+// wrapping fs.ErrNotExist.
+func ScanFile(path string, tool func(Event), proxy func(ProxyEvent)) (files []string, skipped int, err error) {
 	for _, p := range []string{path + RotatedSuffix, path} {
 		f, err := os.Open(p)
 		if errors.Is(err, fs.ErrNotExist) && p != path {
@@ -48,7 +82,7 @@ func ScanFile(path string, fn func(Event)) (files []string, skipped int, err err
 		if err != nil {
 			return files, skipped, fmt.Errorf("read telemetry: %w", err)
 		}
-		n, err := Scan(f, fn)
+		n, err := ScanAll(f, tool, proxy)
 		f.Close()
 		skipped += n
 		if err != nil {

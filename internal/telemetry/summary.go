@@ -44,10 +44,13 @@ type Summary struct {
 	Skipped int `json:"skipped_lines"`
 	// Tools holds one entry per tool, most tokens saved first.
 	Tools []ToolSummary `json:"tools"`
+	// Proxy summarises the LLM proxy's requests; nil when there were none.
+	Proxy *ProxySummary `json:"proxy,omitempty"`
 
 	latencies []int64
 	sessions  map[string]bool
 	tools     map[string]*ToolSummary
+	proxy     *ProxySummary
 }
 
 // Savings is what each family of layers saved.
@@ -84,6 +87,18 @@ type ToolSummary struct {
 // all events).
 func NewSummary(since time.Time) *Summary {
 	return &Summary{Since: since, Baseline: Baseline, sessions: map[string]bool{}, tools: map[string]*ToolSummary{}}
+}
+
+// AddProxy counts the proxy's ev, unless it is older than the Summary's
+// Since.
+func (s *Summary) AddProxy(ev ProxyEvent) {
+	if ev.Time.Before(s.Since) {
+		return
+	}
+	if s.proxy == nil {
+		s.proxy = newProxySummary()
+	}
+	s.proxy.add(ev)
 }
 
 // Add counts ev, unless it is older than the Summary's Since.
@@ -148,8 +163,12 @@ func b2i(b bool) int {
 }
 
 // Finish computes the totals that depend on all events: tokens saved,
-// sessions, latency percentiles and the per-tool list.
+// sessions, latency percentiles, the per-tool list and the proxy's totals.
 func (s *Summary) Finish() {
+	if s.proxy != nil {
+		s.proxy.finish()
+		s.Proxy = s.proxy
+	}
 	s.Saved = s.Before - s.After
 	s.Sessions = len(s.sessions)
 	slices.Sort(s.latencies)
@@ -177,7 +196,7 @@ func percentile(sorted []int64, p int) int64 {
 // file at path and its rotated predecessor.
 func SummarizeFile(path string, since time.Time) (*Summary, error) {
 	s := NewSummary(since)
-	files, skipped, err := ScanFile(path, s.Add)
+	files, skipped, err := ScanFile(path, s.Add, s.AddProxy)
 	if err != nil {
 		return nil, err
 	}
@@ -192,40 +211,51 @@ const maxToolLines = 10
 // WriteText writes s as a short report for people.
 func (s *Summary) WriteText(w io.Writer) error {
 	var b strings.Builder
-	if s.Calls == 0 {
-		fmt.Fprintf(&b, "no tool results recorded%s in %s\n", s.period(), strings.Join(s.Files, ", "))
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
-	fmt.Fprintf(&b, "%d tool results in %d sessions%s, %d upstream errors (passed unchanged)\n", s.Calls, s.Sessions, s.period(), s.Errors)
-	fmt.Fprintf(&b, "baseline: %s\n", s.Baseline)
-	fmt.Fprintf(&b, "  before   %10d tokens\n", s.Before)
-	fmt.Fprintf(&b, "  after    %10d tokens\n", s.After)
-	fmt.Fprintf(&b, "  saved    %10d tokens (%s)\n", s.Saved, pct(s.Saved, s.Before))
-	d := s.Savings.Dedup
-	fmt.Fprintf(&b, "    dedup    %10d  %d duplicates (%d identical, %d near)\n", d.Tokens, d.Calls, d.Calls-d.Near, d.Near)
-	fmt.Fprintf(&b, "    encoding %10d  %d results re-encoded\n", s.Savings.Encoding.Tokens, s.Savings.Encoding.Calls)
-	fmt.Fprintf(&b, "    trimming %10d  %d results trimmed\n", s.Savings.Trimming.Tokens, s.Savings.Trimming.Calls)
-	fmt.Fprintf(&b, "latency added: p50 %s, p99 %s\n", micros(s.LatencyP50US), micros(s.LatencyP99US))
-	if s.Estimated > 0 {
-		fmt.Fprintf(&b, "note: %d results were too large to count exactly; their tokens are estimated\n", s.Estimated)
+	switch {
+	case s.Calls == 0 && s.Proxy == nil:
+		fmt.Fprintf(&b, "no tool results or proxy requests recorded%s in %s\n", s.period(), strings.Join(s.Files, ", "))
+	case s.Calls == 0:
+		s.Proxy.writeText(&b)
+	default:
+		s.writeGateway(&b)
+		if s.Proxy != nil {
+			b.WriteString("\n")
+			s.Proxy.writeText(&b)
+		}
 	}
 	if s.Skipped > 0 {
 		fmt.Fprintf(&b, "note: %d lines were not events and were skipped\n", s.Skipped)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeGateway writes the gateway's part of the report.
+func (s *Summary) writeGateway(b *strings.Builder) {
+	fmt.Fprintf(b, "%d tool results in %d sessions%s, %d upstream errors (passed unchanged)\n", s.Calls, s.Sessions, s.period(), s.Errors)
+	fmt.Fprintf(b, "baseline: %s\n", s.Baseline)
+	fmt.Fprintf(b, "  before   %10d tokens\n", s.Before)
+	fmt.Fprintf(b, "  after    %10d tokens\n", s.After)
+	fmt.Fprintf(b, "  saved    %10d tokens (%s)\n", s.Saved, pct(s.Saved, s.Before))
+	d := s.Savings.Dedup
+	fmt.Fprintf(b, "    dedup    %10d  %d duplicates (%d identical, %d near)\n", d.Tokens, d.Calls, d.Calls-d.Near, d.Near)
+	fmt.Fprintf(b, "    encoding %10d  %d results re-encoded\n", s.Savings.Encoding.Tokens, s.Savings.Encoding.Calls)
+	fmt.Fprintf(b, "    trimming %10d  %d results trimmed\n", s.Savings.Trimming.Tokens, s.Savings.Trimming.Calls)
+	fmt.Fprintf(b, "latency added: p50 %s, p99 %s\n", micros(s.LatencyP50US), micros(s.LatencyP99US))
+	if s.Estimated > 0 {
+		fmt.Fprintf(b, "note: %d results were too large to count exactly; their tokens are estimated\n", s.Estimated)
 	}
 	width := 0
 	for _, t := range s.Tools[:min(len(s.Tools), maxToolLines)] {
 		width = max(width, len(t.Tool))
 	}
-	fmt.Fprintf(&b, "by tool (most saved first):\n")
+	fmt.Fprintf(b, "by tool (most saved first):\n")
 	for _, t := range s.Tools[:min(len(s.Tools), maxToolLines)] {
-		fmt.Fprintf(&b, "  %-*s %6d calls %10d → %10d tokens (%s)\n", width, t.Tool, t.Calls, t.Before, t.After, pct(t.Before-t.After, t.Before))
+		fmt.Fprintf(b, "  %-*s %6d calls %10d → %10d tokens (%s)\n", width, t.Tool, t.Calls, t.Before, t.After, pct(t.Before-t.After, t.Before))
 	}
 	if n := len(s.Tools) - maxToolLines; n > 0 {
-		fmt.Fprintf(&b, "  … and %d more tools (--json lists all)\n", n)
+		fmt.Fprintf(b, "  … and %d more tools (--json lists all)\n", n)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func (s *Summary) period() string {

@@ -85,7 +85,7 @@ func TestSummaryEmpty(t *testing.T) {
 	if err := s.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	if b.String() != "no tool results recorded in /tmp/t.jsonl\n" {
+	if b.String() != "no tool results or proxy requests recorded in /tmp/t.jsonl\n" {
 		t.Errorf("got %q", b.String())
 	}
 }

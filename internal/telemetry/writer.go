@@ -47,9 +47,10 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// A Writer appends one [Event] per recorded [Call] to a JSONL file. Record
-// never blocks and never fails; counting, hashing and writing happen on the
-// Writer's goroutine until Close. A Writer is safe for concurrent use.
+// A Writer appends one [Event] per recorded [Call], and one [ProxyEvent] per
+// recorded [Exchange], to a JSONL file. Record and RecordExchange never block
+// and never fail; counting, hashing and writing happen on the Writer's
+// goroutine until Close. A Writer is safe for concurrent use.
 type Writer struct {
 	path     string
 	key      []byte
@@ -61,7 +62,7 @@ type Writer struct {
 
 	mu     sync.Mutex // guards closed and sends on queue
 	closed bool
-	queue  chan Call
+	queue  chan record
 	done   chan struct{}
 
 	dropped atomic.Int64
@@ -106,7 +107,7 @@ func Open(path string, opts *Options) (*Writer, error) {
 		maxExact: o.MaxExactBytes,
 		maxFile:  o.MaxFileBytes,
 		log:      o.Logger,
-		queue:    make(chan Call, o.Queue),
+		queue:    make(chan record, o.Queue),
 		done:     make(chan struct{}),
 	}
 	rand.Read(w.key)
@@ -123,9 +124,19 @@ func Open(path string, opts *Options) (*Writer, error) {
 // Path returns the file the Writer appends to.
 func (w *Writer) Path() string { return w.path }
 
+// A record is one queued Call or Exchange.
+type record struct {
+	call     Call
+	exchange *Exchange
+}
+
 // Record queues c to be written. It returns at once; if the queue is full or
 // the Writer is closed, c is dropped and counted.
 func (w *Writer) Record(c Call) {
+	w.enqueue(record{call: c})
+}
+
+func (w *Writer) enqueue(r record) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -133,14 +144,14 @@ func (w *Writer) Record(c Call) {
 		return
 	}
 	select {
-	case w.queue <- c:
+	case w.queue <- r:
 	default:
 		w.dropped.Add(1)
 	}
 }
 
-// Dropped returns the number of calls dropped so far because the queue was
-// full or the Writer closed.
+// Dropped returns the number of calls and exchanges dropped so far because
+// the queue was full or the Writer closed.
 func (w *Writer) Dropped() int64 { return w.dropped.Load() }
 
 // Failed returns the number of events that could not be written.
@@ -167,8 +178,14 @@ func (w *Writer) Close() error {
 
 func (w *Writer) run() {
 	defer close(w.done)
-	for c := range w.queue {
-		if err := w.write(w.Event(c)); err != nil {
+	for r := range w.queue {
+		var line any
+		if r.exchange != nil {
+			line = w.ProxyEvent(*r.exchange)
+		} else {
+			line = w.Event(r.call)
+		}
+		if err := w.write(line); err != nil {
 			w.failed.Add(1)
 			w.log.Warn("telemetry: write event", "path", w.path, "err", err)
 		}
@@ -259,9 +276,9 @@ func (m *meter) sum(texts []string) int {
 	return n
 }
 
-// write appends ev as one line, rotating the file first if the line would
-// take it past the size limit.
-func (w *Writer) write(ev Event) error {
+// write appends ev (an Event or a ProxyEvent) as one line, rotating the file
+// first if the line would take it past the size limit.
+func (w *Writer) write(ev any) error {
 	line, err := json.Marshal(ev)
 	if err != nil {
 		return fmt.Errorf("encode event: %w", err)

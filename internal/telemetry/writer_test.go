@@ -146,7 +146,7 @@ func TestWriterDropsWhenFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	if _, _, err := ScanFile(w.Path(), func(Event) { n++ }); err != nil {
+	if _, _, err := ScanFile(w.Path(), func(Event) { n++ }, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n != 2 {
@@ -190,7 +190,7 @@ func TestWriterRotates(t *testing.T) {
 		}
 	}
 	n := 0
-	files, _, err := ScanFile(path, func(Event) { n++ })
+	files, _, err := ScanFile(path, func(Event) { n++ }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
