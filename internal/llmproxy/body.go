@@ -58,6 +58,9 @@ func (p *Proxy) prepare(r *http.Request, ex *exchange) (*outBody, error) {
 		return &outBody{stream: io.MultiReader(bytes.NewReader(data), r.Body), length: r.ContentLength}, nil
 	}
 	ex.inBytes, ex.fwdBytes = int64(len(data)), int64(len(data))
+	if p.recorder != nil {
+		ex.noteRequest(data)
+	}
 	original := &outBody{data: data, length: int64(len(data))}
 	if !utf8.Valid(data) {
 		ex.bypass(ReasonNotUTF8, nil)
@@ -70,7 +73,7 @@ func (p *Proxy) prepare(r *http.Request, ex *exchange) (*outBody, error) {
 		ex.bypass(ReasonRewriteFailed, err)
 		return original, nil
 	}
-	ex.tokensBefore, ex.tokensAfter, ex.notes = rw.TokensBefore, rw.TokensAfter, rw.Notes
+	ex.tokensBefore, ex.tokensAfter, ex.notes, ex.passes = rw.TokensBefore, rw.TokensAfter, rw.Notes, rw.Passes
 	if !rw.Changed {
 		ex.result = RewriteUnchanged
 		return original, nil

@@ -58,6 +58,7 @@ func CompactionCached(c *compact.Compactor, cache *compact.Cache) Rewriter {
 			for _, r := range sum.Reports {
 				if r.Changed > 0 {
 					rw.Notes = append(rw.Notes, fmt.Sprintf("%s: %d changed, %d→%d tokens", r.Pass, r.Changed, r.TokensBefore, r.TokensAfter))
+					rw.Passes = append(rw.Passes, PassTokens{Pass: r.Pass, Changed: r.Changed, Before: r.TokensBefore, After: r.TokensAfter})
 				}
 			}
 		}

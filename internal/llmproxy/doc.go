@@ -113,6 +113,32 @@
 // before and after, saved and the Rewriter's notes; error and aborted when something
 // failed, at Warn. Debug adds the request and response headers, credentials redacted.
 //
+// # Telemetry
+//
+// With Options.Telemetry set, each rewritable request that was forwarded gives one
+// telemetry.Exchange, handed over when its response has ended (see package telemetry for
+// the event it becomes): the dialect and path; the client, named by ClientOf from the
+// User-Agent; the model, read from the body's "model" member (an id-shaped string of at
+// most 100 bytes, else nothing); a SHA-256 digest of the conversation's opening, its
+// messages (or the Responses API's input) through the first one from the user, which the
+// telemetry writer keys again, so requests of one conversation hash alike and no text
+// leaves the proxy; the status; the rewrite's outcome and reason; the Rewriter's token
+// counts, in all and per pass (Rewrite.Passes); whether a server-side edit was asked for
+// (a refused one reports the request as bypassed, edits_refused, since the client's body
+// went instead); and what the upstream billed and the context edits it applied.
+//
+// Model and opening come from one scan of the body's top-level members that stops once it
+// has both (so, for the usual body that names its model first, at the first user
+// message), not from decoding it. The usage is read from the response as the proxy copies
+// it to the client, never holding it back: an event stream is split into lines and only
+// the data of the events that carry usage is kept (Anthropic's message_start and
+// message_delta, whose counts are cumulative and whose context_management.applied_edits
+// lists the edits; the Responses API's response.completed; an unnamed chat chunk with a
+// "usage" member, sent for stream_options.include_usage), and the scan stops once the
+// usage is complete; a JSON answer is copied aside (up to 4 MiB; gzip is decoded) and read
+// at its end. A stream that breaks off before its final counts reports no usage. For
+// OpenAI, cached tokens are part of the prompt's count and are split out of it.
+//
 // # Shutdown
 //
 // Serve stops on its context: it closes the listener and idle connections at once, lets

@@ -36,8 +36,15 @@ type exchange struct {
 	err                       error // what failed: the Rewriter, the upstream, the client
 	upstreamStatus            int   // the upstream's status, 0 if it never answered
 
-	beta     []string      // anthropic-beta values the rewritten body needs
-	fallback *editFallback // sends the client's body if the upstream refuses those
+	beta         []string      // anthropic-beta values the rewritten body needs
+	fallback     *editFallback // sends the client's body if the upstream refuses those
+	editsRefused bool          // the upstream refused them: the client's body went instead
+
+	// For telemetry, when it is on.
+	model  string       // the request's model
+	digest []byte       // SHA-256 of the conversation's opening
+	passes []PassTokens // what each pass of the rewrite did
+	usage  *usageTap    // reads the usage from the response
 }
 
 // note adds a note for the log.

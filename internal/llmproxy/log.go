@@ -29,14 +29,19 @@ func (p *Proxy) finish(rec *recorder, r *http.Request, ex *exchange) {
 			p.log.Error("proxy handler panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
 	}
-	p.logExchange(r, rec, ex, aborted)
+	status := exchangeStatus(r, rec, ex)
+	p.logExchange(r, status, rec, ex, aborted)
+	if ex.rewrite && p.recorder != nil {
+		p.record(r, status, ex)
+	}
 	if aborted {
 		panic(http.ErrAbortHandler)
 	}
 }
 
-// logExchange writes the one log line of a request.
-func (p *Proxy) logExchange(r *http.Request, rec *recorder, ex *exchange, aborted bool) {
+// exchangeStatus is the status the client got: 499 when it left before the upstream
+// answered.
+func exchangeStatus(r *http.Request, rec *recorder, ex *exchange) int {
 	status := rec.status
 	if status == 0 {
 		status = ex.upstreamStatus // a protocol upgrade writes no header through rec
@@ -44,6 +49,11 @@ func (p *Proxy) logExchange(r *http.Request, rec *recorder, ex *exchange, aborte
 	if status == 0 && r.Context().Err() != nil {
 		status = statusClientClosed
 	}
+	return status
+}
+
+// logExchange writes the one log line of a request.
+func (p *Proxy) logExchange(r *http.Request, status int, rec *recorder, ex *exchange, aborted bool) {
 	level := slog.LevelInfo
 	if aborted || ex.err != nil || status >= 500 {
 		level = slog.LevelWarn

@@ -43,6 +43,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported by /healthz.
 	Version string
+	// Telemetry receives one record per rewritable request, once its response has ended:
+	// the rewrite's outcome and counts, and the usage the upstream billed, read from the
+	// response as it streams through. nil records nothing and reads no usage.
+	Telemetry Recorder
 	// ServerEdits says which Anthropic upstreams a Rewriter may ask for server-side context
 	// edits (Request.ServerEdits): ServerEditsAuto (the default) only the first-party API,
 	// ServerEditsOn any, ServerEditsOff none.

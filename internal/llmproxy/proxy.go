@@ -22,6 +22,7 @@ type Proxy struct {
 	log               *slog.Logger
 	errorLog          *log.Logger // for net/http and httputil, which log through package log
 	version           string
+	recorder          Recorder
 	serverEdits       string // ServerEditsAuto, On or Off
 	buffers           bufferPool
 	inFlight          atomic.Int64
@@ -68,6 +69,7 @@ func New(opts *Options) (*Proxy, error) {
 		log:             o.Logger,
 		errorLog:        slog.NewLogLogger(o.Logger.Handler(), slog.LevelWarn),
 		version:         o.Version,
+		recorder:        o.Telemetry,
 		serverEdits:     o.ServerEdits,
 	}, nil
 }
@@ -177,6 +179,9 @@ func (p *Proxy) reverseProxy(ex *exchange, body *outBody) *httputil.ReverseProxy
 			ex.upstreamStatus = res.StatusCode
 			if ex.rewrite {
 				ex.setHeaders(res.Header)
+				if p.recorder != nil {
+					ex.tapUsage(res)
+				}
 			}
 			if ctx := res.Request.Context(); p.log.Enabled(ctx, slog.LevelDebug) {
 				p.log.LogAttrs(ctx, slog.LevelDebug, "response headers",

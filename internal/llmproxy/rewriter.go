@@ -67,11 +67,21 @@ type Rewrite struct {
 	WellFormed bool
 	// Notes say what changed and why, for the log.
 	Notes []string
+	// Passes says what each step of the rewrite that changed something did, for telemetry.
+	Passes []PassTokens
 	// Beta lists anthropic-beta values Body needs (a server-side edit's). The proxy adds
 	// them to the client's anthropic-beta header, and if the upstream refuses the request
 	// for them, sends the client's body and header as they came instead, once, and asks
 	// that upstream for no server-side edit again.
 	Beta []string
+}
+
+// PassTokens is what one step of a rewrite (a compaction pass) did: the parts it changed
+// and the tokens of those parts before and after, counted like Rewrite's.
+type PassTokens struct {
+	Pass          string
+	Changed       int
+	Before, After int
 }
 
 // Passthrough is the Rewriter that leaves every body as it is and counts nothing. It is the

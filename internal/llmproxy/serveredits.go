@@ -95,7 +95,7 @@ func (f *editFallback) RoundTrip(r *http.Request) (*http.Response, error) {
 	res.Body.Close()
 	f.up.refusesEdits.Store(true)
 	f.ex.note(fmt.Sprintf("the upstream refused the server-side edit (%s); sent the client's request as it came, and will not ask this upstream again", firstLine(head, 200)))
-	f.ex.fwdBytes = int64(len(f.original))
+	f.ex.fwdBytes, f.ex.editsRefused = int64(len(f.original)), true
 	retry := r.Clone(r.Context())
 	if f.beta == "" {
 		retry.Header.Del("Anthropic-Beta")
