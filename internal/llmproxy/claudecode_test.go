@@ -62,6 +62,25 @@ func TestClaudeCode(t *testing.T) {
 	t.Logf("winnow/passthrough: billed input tokens %.3f, cached cost %.3f",
 		ratio(winnow.report.Main.Billed.Input, base.report.Main.Billed.Input),
 		winnow.report.Main.Billed.Cost/base.report.Main.Billed.Cost)
+	if winnow.report.Steps < base.report.Steps || !winnow.report.Finished {
+		n := winnow.report.Steps
+		bt, bc := stepTotals(base.exchanges, n)
+		wt, wc := stepTotals(winnow.exchanges, n)
+		t.Logf("the run through the proxy broke off: over the %d steps both answered, billed input tokens %d vs %d (%.3f), cached cost %.0f vs %.0f (%.3f)",
+			n, bt, wt, ratio(wt, bt), bc, wc, wc/bc)
+	}
+}
+
+// stepTotals sums the billed input tokens and cached cost of the main-loop requests that
+// answered the first n steps.
+func stepTotals(xs []claude.Exchange, n int) (tokens int, cost float64) {
+	for _, x := range xs {
+		if x.Kind == claude.KindMain && x.Step >= 0 && x.Step < n && len(x.Violations) == 0 {
+			tokens += x.Billed.Input
+			cost += x.Billed.Cost
+		}
+	}
+	return tokens, cost
 }
 
 // claudeCodeBin returns the claude CLI under $WINNOW_TEST_AGENTS, skipping the test when
@@ -182,7 +201,10 @@ func countRewrites(logs *logSink) string {
 			if rec["dialect"] != "anthropic" {
 				continue
 			}
-			key := fmt.Sprint(rec["rewrite"])
+			key, ok := rec["rewrite"].(string)
+			if !ok {
+				key = "forwarded" // not offered to the Rewriter: count_tokens, probes
+			}
 			if r, ok := rec["reason"].(string); ok && r != "" {
 				key += " (" + r + ")"
 			}
