@@ -254,3 +254,19 @@ func collapseDeltas(events []string) []string {
 	}
 	return out
 }
+
+// TestThinkingDisplayed: without display "omitted" the thinking text streams (as
+// thinking_delta events, which the client assembles), and the client sends it back as it
+// got it.
+func TestThinkingDisplayed(t *testing.T) {
+	c := newConvo(t, 3)
+	c.extra["thinking"] = obj{"type": "adaptive"}
+	first := c.step()
+	if th := first.message["content"].([]obj)[0]["thinking"].(string); !strings.HasPrefix(th, "Step 1 of 3.") {
+		t.Errorf("thinking %q, want the script's text", th)
+	}
+	c.run()
+	if rep := c.api.Report(); !rep.Finished || len(rep.Violations) > 0 {
+		t.Errorf("finished %v, violations %v", rep.Finished, rep.Violations)
+	}
+}
