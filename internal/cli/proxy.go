@@ -9,7 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winnowhq/winnow/internal/compact"
+	"github.com/winnowhq/winnow/internal/config"
 	"github.com/winnowhq/winnow/internal/llmproxy"
+	"github.com/winnowhq/winnow/internal/telemetry"
 )
 
 func (a *app) proxyCommand() *cobra.Command {
@@ -45,11 +47,13 @@ the client sent it (--no-compact forwards every body as sent).
 Responses carry x-winnow-* headers saying what happened.
 
 Upstreams and limits come from the [proxy] table of the user configuration
-file (never from a repository's .winnow.toml), overridden by the flags. One
-log line per request goes to stderr; --verbose adds headers, with credentials
-redacted. GET /healthz answers without calling an upstream. On Ctrl-C the
-proxy stops accepting connections and lets requests in flight finish, for up
-to --shutdown-timeout.`,
+file (never from a repository's .winnow.toml), overridden by the flags. With
+[telemetry] enabled = true in that file, each request it could rewrite is
+recorded (model, client, token counts, what the upstream billed; no text) for
+'winnow stats'. One log line per request goes to stderr; --verbose adds
+headers, with credentials redacted. GET /healthz answers without calling an
+upstream. On Ctrl-C the proxy stops accepting connections and lets requests
+in flight finish, for up to --shutdown-timeout.`,
 		Example: `  winnow proxy
   ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude
   OPENAI_BASE_URL=http://127.0.0.1:8787/v1 codex
@@ -92,11 +96,15 @@ to --shutdown-timeout.`,
 			if err != nil {
 				return usageError{err}
 			}
+			rec, err := a.proxyTelemetry(cfg, logger)
+			if err != nil {
+				return err
+			}
 			var rw llmproxy.Rewriter = llmproxy.Passthrough{}
 			if !noCompact {
 				rw = llmproxy.Compaction(compact.New(compact.Options{}))
 			}
-			p, err := llmproxy.New(&llmproxy.Options{
+			opts := &llmproxy.Options{
 				Rewriter:          rw,
 				AnthropicUpstream: cfg.Proxy.AnthropicUpstream,
 				OpenAIUpstream:    cfg.Proxy.OpenAIUpstream,
@@ -105,7 +113,12 @@ to --shutdown-timeout.`,
 				Logger:            logger,
 				Version:           version(),
 				ServerEdits:       cfg.Proxy.ServerEdits,
-			})
+			}
+			if rec != nil {
+				opts.Telemetry = rec
+				defer a.closeTelemetry(rec, logger)
+			}
+			p, err := llmproxy.New(opts)
 			if err != nil {
 				return err
 			}
@@ -117,6 +130,9 @@ to --shutdown-timeout.`,
 			up := p.Upstreams()
 			fmt.Fprintf(a.stderr, "winnow proxy: listening on %s (anthropic → %s, openai → %s)\n", base, up[llmproxy.DialectAnthropic], up[llmproxy.DialectOpenAI])
 			fmt.Fprintf(a.stderr, "  export ANTHROPIC_BASE_URL=%s\n  export OPENAI_BASE_URL=%s/v1\n", base, base)
+			if rec != nil {
+				fmt.Fprintf(a.stderr, "  telemetry: %s ('winnow stats' reports it)\n", rec.Path())
+			}
 			return p.Serve(cmd.Context(), ln)
 		},
 	}
@@ -131,6 +147,33 @@ to --shutdown-timeout.`,
 	fs.BoolVar(&noCompact, "no-compact", false, "forward every request as the client sent it (no history compaction)")
 	fs.StringVar(&serverEdits, "server-edits", "", `when a request to a model that binds thinking to its prefix (Claude Opus 5.5, Fable 5.1 and later) may ask the Anthropic upstream to clear old tool results itself: auto (api.anthropic.com only), on, off (default [proxy] server_edits, auto)`)
 	return cmd
+}
+
+// proxyTelemetry opens the telemetry file when the user configuration enables telemetry
+// ([telemetry] enabled, the switch the gateway uses), and returns nil when it does not.
+func (a *app) proxyTelemetry(cfg *config.Config, logger *slog.Logger) (*telemetry.Writer, error) {
+	if !cfg.Telemetry.Enabled {
+		return nil, nil
+	}
+	path, err := cfg.TelemetryPath()
+	if err != nil {
+		return nil, err
+	}
+	w, err := telemetry.Open(path, &telemetry.Options{Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("telemetry: %w", err)
+	}
+	return w, nil
+}
+
+// closeTelemetry writes the events still queued and closes the file.
+func (a *app) closeTelemetry(w *telemetry.Writer, logger *slog.Logger) {
+	if err := w.Close(); err != nil {
+		logger.Warn("telemetry", "err", err)
+	}
+	if n := w.Dropped(); n > 0 {
+		logger.Warn("telemetry: events dropped because the writer fell behind", "dropped", n)
+	}
 }
 
 // proxyLogger logs to stderr: Info (one line per request), or Debug with --verbose.

@@ -18,17 +18,28 @@ func (a *app) statsCommand() *cobra.Command {
 	var since, file string
 	cmd := &cobra.Command{
 		Use:   "stats",
-		Short: "Report the tokens the MCP gateway saved, from its telemetry",
-		Long: `Stats reads the gateway's telemetry file and reports how many tool results
-passed through it, the tokens the upstream servers returned (the baseline,
-counted with o200k) and the tokens the agent received, and splits the saving
-into deduplication, lossless re-encoding and trimming.
+		Short: "Report the tokens the MCP gateway and the LLM proxy saved, from their telemetry",
+		Long: `Stats reads the telemetry file and reports, for the MCP gateway, how many
+tool results passed through it, the tokens the upstream servers returned (the
+baseline, counted with o200k) and the tokens the agent received, and splits
+the saving into deduplication, lossless re-encoding and trimming.
+
+For the LLM proxy (winnow proxy) it reports the requests it could rewrite,
+their tokens before and after compaction (o200k) and the ratio, the saving by
+compaction pass and by the API's own server-side edits, what the upstreams
+billed (input, cache writes, cache reads, output), and what that cost and
+saved in dollars at each provider's list prices, cache-aware: the tokens
+compaction removed are priced at the mix of cache reads, writes and full-price
+input the request was billed at. A model with no list price is reported as
+unpriced. It splits all of this by model and by client (Claude Code, Codex,
+the Anthropic and OpenAI SDKs).
 
 Telemetry is off unless the configuration says
   [telemetry]
   enabled = true
 and is kept in telemetry.jsonl in the cache directory unless telemetry.path
-says otherwise. It holds no response text and no argument values.`,
+says otherwise. It holds no response text, no argument values and no text of
+the conversations the proxy forwards.`,
 		Example: `  winnow stats
   winnow stats --since 24h
   winnow stats --since 7d --json`,
@@ -51,7 +62,7 @@ says otherwise. It holds no response text and no argument values.`,
 			}
 			s, err := telemetry.SummarizeFile(path, from)
 			if errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("no telemetry at %s: the gateway records it only when the configuration sets [telemetry] enabled = true (see 'winnow config show')", path)
+				return fmt.Errorf("no telemetry at %s: the gateway and the proxy record it only when the configuration sets [telemetry] enabled = true (see 'winnow config show')", path)
 			}
 			if err != nil {
 				return err

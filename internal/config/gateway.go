@@ -38,8 +38,9 @@ type Gateway struct {
 	CallBudget int `toml:"call_budget" json:"call_budget"`
 }
 
-// Telemetry configures the local record of what the gateway did to each tool result (no
-// text, no argument values; see internal/telemetry), which `winnow stats` reads.
+// Telemetry configures the local record of what the gateway did to each tool result and
+// what the proxy did to each request it could rewrite (no text, no argument values; see
+// internal/telemetry), which `winnow stats` reads.
 type Telemetry struct {
 	// Enabled turns recording on; it is off unless the user asks for it.
 	Enabled bool `toml:"enabled" json:"enabled"`
