@@ -2,6 +2,9 @@ package compact
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,5 +155,67 @@ func TestServerEdit(t *testing.T) {
 	got, sum, err = New(opts).Rewrite("anthropic", []byte(body))
 	if err != nil || sum.Changed {
 		t.Errorf("no server edits, active loop: changed %v, err %v", sum.Changed, err)
+	}
+}
+
+// claudeCodeRequest returns the last request of a real 20-step Claude Code 2.1.328
+// session (claude-opus-5-5, adaptive thinking, a role "system" message now and then),
+// recorded by internal/llmproxy/scripted/claude, with extra messages appended.
+func claudeCodeRequest(t *testing.T, extra ...string) []byte {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join("..", "llmproxy", "testdata", "claude-code", "late.body.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(extra) == 0 {
+		return body
+	}
+	var req map[string]json.RawMessage
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(req["messages"], &msgs); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range extra {
+		msgs = append(msgs, json.RawMessage(m))
+	}
+	req["messages"], _ = json.Marshal(msgs)
+	out, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Claude Code appends a role "system" message after tool results to nudge the model; it
+// does not end the tool loop, so on a Preserved model nothing in the loop may change, and
+// with server edits the messages go as sent.
+func TestClaudeCodeSystemNudge(t *testing.T) {
+	const nudge = `{"role":"system","content":"The user hasn't heard from you in a while. Say briefly what you are doing."}`
+	for _, body := range [][]byte{claudeCodeRequest(t), claudeCodeRequest(t, nudge)} {
+		for _, server := range []bool{false, true} {
+			got, sum, err := New(Options{ServerEdits: server}).Rewrite("anthropic", body)
+			if err != nil || len(sum.Violations) > 0 {
+				t.Fatalf("server edits %v: %v %v", server, err, sum.Violations)
+			}
+			if diff := cmp.Diff(messagesOf(t, body), messagesOf(t, got)); diff != "" {
+				t.Errorf("server edits %v: the active loop's messages changed (-sent +got):\n%s", server, diff)
+			}
+			if server && sum.ServerEdit == nil {
+				t.Errorf("server edits on: no clear_tool_uses for a 20-step loop (horizon %d)", sum.Horizon)
+			}
+		}
+	}
+	// What the proxy once sent: the latest assistant message's thinking dropped while
+	// the loop, followed by the nudge, is still open.
+	orig := decode(t, chat.Anthropic, string(claudeCodeRequest(t, nudge)))
+	out := orig.Clone()
+	last := len(out.Messages) - 3 // the assistant message the trailing results answer
+	withoutThinking(out, last)
+	vs := Validate(chat.Anthropic, orig, out)
+	if !slices.ContainsFunc(vs, func(v Violation) bool { return v.Rule == RuleThinkingDropped }) {
+		t.Errorf("dropping the open loop's thinking before a system message: %v, want %s", vs, RuleThinkingDropped)
 	}
 }

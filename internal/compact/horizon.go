@@ -39,6 +39,7 @@ type history struct {
 	reclaim   []int // tokens clearing the outputs of messages[:i] would save
 	thinking  []int // assistant messages with thinking among messages[:i]
 	lastHuman []int // the last person's message before i, or -1
+	lastUser  []int // the last message of role user before i (a person's or tool results), or -1
 	firstGain []int // the first message at or after i with an output worth clearing
 	snap      []int // the last boundary at or before i that splits no call from its results
 	outMsg    []int // the message of each output, in order
@@ -48,9 +49,9 @@ func newHistory(st *State) *history {
 	n := len(st.msgs)
 	h := &history{
 		total: make([]int, n+1), reclaim: make([]int, n+1), thinking: make([]int, n+1),
-		lastHuman: make([]int, n+1), firstGain: make([]int, n+1), snap: make([]int, n),
+		lastHuman: make([]int, n+1), lastUser: make([]int, n+1), firstGain: make([]int, n+1), snap: make([]int, n),
 	}
-	h.lastHuman[0] = -1
+	h.lastHuman[0], h.lastUser[0] = -1, -1
 	for i, info := range st.msgs {
 		h.total[i+1] = h.total[i] + info.tokens
 		r := 0
@@ -69,6 +70,10 @@ func newHistory(st *State) *history {
 		h.lastHuman[i+1] = h.lastHuman[i]
 		if info.human {
 			h.lastHuman[i+1] = i
+		}
+		h.lastUser[i+1] = h.lastUser[i]
+		if st.orig.Messages[i].Role == chat.RoleUser {
+			h.lastUser[i+1] = i
 		}
 		h.snap[i] = i
 		if info.carrier && i > 0 {
@@ -168,8 +173,15 @@ func horizonOf(batches []Batch, k int) int {
 // (after the last human message) at or after from may hold thinking; the
 // batch waits. A request compacted by a server-side edit changes nothing
 // the prefix check sees, so its batches never wait.
+//
+// The loop is active when the request's last user message holds tool
+// results: role "system" messages after it (Claude Code appends one to
+// nudge the model) do not end the turn; only a person's message does.
 func thinkingAllows(st *State, m, from int, hs *history) bool {
-	if st.dialect != chat.Anthropic || st.family != Preserved || st.server || !st.msgs[m-1].results {
+	if st.dialect != chat.Anthropic || st.family != Preserved || st.server {
+		return true
+	}
+	if u := hs.lastUser[m]; u < 0 || !st.msgs[u].results {
 		return true
 	}
 	lo := max(from, hs.lastHuman[m]+1)

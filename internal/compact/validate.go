@@ -562,6 +562,9 @@ func thinkingMode(c *chat.Conversation) string {
 // the assistant turn of the active tool-use loop and its results.
 func currentTurn(msgs []chat.Message) (first, last int, ok bool) {
 	last = len(msgs) - 1
+	for last >= 0 && msgs[last].Role == chat.RoleSystem {
+		last-- // a system message after the results does not end the turn (Claude Code's nudge)
+	}
 	if last < 0 || msgs[last].Role != chat.RoleUser || !msgs[last].Has(chat.ToolResult) {
 		return 0, 0, false
 	}
