@@ -31,8 +31,11 @@ var recordClaudeCode = flag.Bool("record-claude-code", false, "rewrite testdata/
 const claudeRunLimit = 5 * time.Minute
 
 // TestClaudeCode runs the real Claude Code CLI through a scripted session of tool steps
-// twice: straight at the scripted Anthropic API (the passthrough baseline) and through the
-// proxy wired as `winnow proxy` wires it, compaction on. The scripted API checks every
+// three times: straight at the scripted Anthropic API (the passthrough baseline), through
+// the proxy wired as `winnow proxy` wires it for api.anthropic.com (compaction on, server
+// edits on), and as it is wired for an upstream that takes no server-side edits (a gateway:
+// client-side compaction only, which on Claude Code's model may touch nothing inside its
+// one long tool loop). The scripted API checks every
 // request against the API's rules (tool pairing, thinking signatures, the preserved
 // thinking prefix check …) and answers a violation with a 400, as the API would. Both runs
 // must complete with no invalid request; the billed input tokens and cached costs are
@@ -46,22 +49,28 @@ func TestClaudeCode(t *testing.T) {
 	}
 	script := claude.Script{Steps: claude.DefaultSteps, Files: files}
 
-	base := runClaudeCode(t, bin, dir, script, false)
+	base := runClaudeCode(t, bin, dir, script, "")
 	if *recordClaudeCode {
 		writeClaudeCodeFixtures(t, base.exchanges)
 	}
-	winnow := runClaudeCode(t, bin, dir, script, true)
+	gateway := runClaudeCode(t, bin, dir, script, llmproxy.ServerEditsOff)
+	winnow := runClaudeCode(t, bin, dir, script, llmproxy.ServerEditsOn)
 
-	for _, r := range []claudeCodeRun{base, winnow} {
+	for _, r := range []claudeCodeRun{base, gateway, winnow} {
 		rep := r.report
 		t.Logf("%-11s main requests %d, side %d; billed input %d tokens (%d before server-side edits), cache read %d, write %d, cost %.0f; edits applied %d; %s",
 			r.name, rep.Main.Requests, rep.Side.Requests, rep.Main.Billed.Input, rep.Main.OriginalInputTokens,
 			rep.Main.Billed.CacheRead, rep.Main.Billed.CacheWrite, rep.Main.Billed.Cost, rep.Main.EditsApplied, r.elapsed.Round(time.Millisecond))
 	}
-	t.Logf("proxy rewrites: %s", winnow.rewrites)
-	t.Logf("winnow/passthrough: billed input tokens %.3f, cached cost %.3f",
-		ratio(winnow.report.Main.Billed.Input, base.report.Main.Billed.Input),
-		winnow.report.Main.Billed.Cost/base.report.Main.Billed.Cost)
+	for _, r := range []claudeCodeRun{gateway, winnow} {
+		t.Logf("%s: proxy rewrites: %s", r.name, r.rewrites)
+		t.Logf("%s/passthrough: billed input tokens %.3f, cached cost %.3f", r.name,
+			ratio(r.report.Main.Billed.Input, base.report.Main.Billed.Input),
+			r.report.Main.Billed.Cost/base.report.Main.Billed.Cost)
+	}
+	if winnow.report.Main.EditsApplied == 0 {
+		t.Errorf("through the proxy with server edits on, the API applied no edit in %d steps", winnow.report.Steps)
+	}
 	if winnow.report.Steps < base.report.Steps || !winnow.report.Finished {
 		n := winnow.report.Steps
 		bt, bc := stepTotals(base.exchanges, n)
@@ -111,10 +120,12 @@ type claudeCodeRun struct {
 	elapsed   time.Duration
 }
 
-// runClaudeCode runs one scripted session, through a proxy when viaProxy is set, and fails
-// the test unless it completed with every request valid.
-func runClaudeCode(t *testing.T, bin, dir string, script claude.Script, viaProxy bool) claudeCodeRun {
+// runClaudeCode runs one scripted session, straight at the scripted API when serverEdits is
+// "", else through a proxy with that ServerEdits mode, and fails the test unless it
+// completed with every request valid.
+func runClaudeCode(t *testing.T, bin, dir string, script claude.Script, serverEdits string) claudeCodeRun {
 	t.Helper()
+	viaProxy := serverEdits != ""
 	run := claudeCodeRun{name: "passthrough"}
 	api, err := claude.Start(&claude.Options{Script: script, Record: !viaProxy && *recordClaudeCode})
 	if err != nil {
@@ -125,8 +136,11 @@ func runClaudeCode(t *testing.T, bin, dir string, script claude.Script, viaProxy
 	var logs *logSink
 	if viaProxy {
 		run.name = "winnow"
+		if serverEdits == llmproxy.ServerEditsOff {
+			run.name = "client-side"
+		}
 		logs = newLogSink()
-		baseURL = startCompactingProxy(t, api.URL, logs)
+		baseURL = startCompactingProxy(t, api.URL, serverEdits, logs)
 	}
 	// The same HOME path for both runs, emptied in between, so that both send the same
 	// system prompt.
@@ -161,11 +175,13 @@ func runClaudeCode(t *testing.T, bin, dir string, script claude.Script, viaProxy
 }
 
 // startCompactingProxy serves the proxy as `winnow proxy` wires it by default (compaction
-// on, default options; see internal/cli/proxy.go) in front of upstream, and returns its
-// base URL. It stops when the test ends.
-func startCompactingProxy(t *testing.T, upstream string, logs *logSink) string {
+// on, default options; see internal/cli/proxy.go) in front of upstream, with serverEdits
+// (the default, auto, is on for api.anthropic.com, which upstream stands for, and off for
+// a loopback address), and returns its base URL. It stops when the test ends.
+func startCompactingProxy(t *testing.T, upstream, serverEdits string, logs *logSink) string {
 	t.Helper()
 	p, err := llmproxy.New(&llmproxy.Options{
+		ServerEdits:       serverEdits,
 		Rewriter:          llmproxy.Compaction(compact.New(compact.Options{})),
 		AnthropicUpstream: upstream,
 		OpenAIUpstream:    upstream,
