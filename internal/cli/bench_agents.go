@@ -57,6 +57,7 @@ directory holding them, by default $WINNOW_TEST_AGENTS.`,
 	fs.StringVar(&opts.Client, "client", agents.ClaudeCode, "the agent client: claude-code or codex")
 	fs.IntVar(&opts.Steps, "steps", 20, "tool steps of the scripted session")
 	fs.IntVar(&opts.Files, "files", 8, "generated workspace files (20-40 KB each)")
+	fs.StringVar(&opts.ServerEdits, "server-edits", "on", "the proxy's --server-edits: on (the scripted API stands for api.anthropic.com), or off (client-side compaction only, as for a gateway)")
 	fs.StringVar(&opts.Agents, "agents", os.Getenv("WINNOW_TEST_AGENTS"), "node_modules directory holding the clients' CLIs (default $WINNOW_TEST_AGENTS)")
 	fs.DurationVar(&opts.Timeout, "timeout", agents.DefaultTimeout, "longest one session may run")
 	fs.BoolVar(&asJSON, "json", false, "print the report as one JSON object")

@@ -65,7 +65,7 @@ func TestRunWiring(t *testing.T) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text.String(), "winnow/passthrough: input tokens 1.000") {
+	if !strings.Contains(text.String(), "winnow/passthrough: input tokens billed 1.000") {
 		t.Errorf("text report:\n%s", text.String())
 	}
 }

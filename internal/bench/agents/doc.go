@@ -12,8 +12,8 @@
 // billed input tokens (and before server-side edits), cache reads and writes, the cached
 // cost in uncached-token units, invalid requests (the API would have answered 400),
 // server-side edits applied, and what the proxy did with each request; then the ratios
-// winnow/passthrough of input tokens, cached cost and requests, with the compaction
-// targets of `winnow bench compact`. Nothing is asserted: a person reads the report.
+// winnow/passthrough of input tokens, cached cost and requests, the first against
+// TargetInputRatio. Nothing is asserted: a person reads the report.
 //
 // It does not install the clients (see .ci/run: WINNOW_TEST_AGENTS names their
 // node_modules) and never reaches a real API: the clients get a placeholder key and a

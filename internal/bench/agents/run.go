@@ -37,8 +37,12 @@ type Options struct {
 	// Rewriter is the proxy's; nil means compaction with the default options, as
 	// `winnow proxy` runs.
 	Rewriter llmproxy.Rewriter
-	Timeout  time.Duration // per session; DefaultTimeout when 0
-	Progress io.Writer     // one line per session; nil for none
+	// ServerEdits is the proxy's llmproxy.Options.ServerEdits; empty means
+	// llmproxy.ServerEditsOn, since the scripted API stands for the first-party API,
+	// where `winnow proxy` asks for them by default.
+	ServerEdits string
+	Timeout     time.Duration // per session; DefaultTimeout when 0
+	Progress    io.Writer     // one line per session; nil for none
 }
 
 // A Client is an agent CLI and the scripted API it speaks to.
@@ -99,6 +103,9 @@ func run(ctx context.Context, c Client, opts Options) (*Report, error) {
 	if opts.Rewriter == nil {
 		opts.Rewriter = llmproxy.Compaction(compact.New(compact.Options{}))
 	}
+	if opts.ServerEdits == "" {
+		opts.ServerEdits = llmproxy.ServerEditsOn
+	}
 	dir, err := os.MkdirTemp("", "winnow-bench-agents-")
 	if err != nil {
 		return nil, err
@@ -137,7 +144,7 @@ func session(ctx context.Context, c Client, opts Options, dir string, files []st
 	if rw != nil {
 		counts = newRewriteCounter()
 		var stop func() error
-		if base, stop, err = startProxy(api.URL(), rw, counts); err != nil {
+		if base, stop, err = startProxy(api.URL(), rw, opts.ServerEdits, counts); err != nil {
 			return s, err
 		}
 		defer stop()
@@ -171,9 +178,10 @@ func session(ctx context.Context, c Client, opts Options, dir string, files []st
 
 // startProxy serves a proxy with rw in front of upstream on a loopback port, as
 // `winnow proxy` does, and returns its base URL and how to stop it.
-func startProxy(upstream string, rw llmproxy.Rewriter, counts *rewriteCounter) (string, func() error, error) {
+func startProxy(upstream string, rw llmproxy.Rewriter, serverEdits string, counts *rewriteCounter) (string, func() error, error) {
 	p, err := llmproxy.New(&llmproxy.Options{
 		Rewriter:          rw,
+		ServerEdits:       serverEdits,
 		AnthropicUpstream: upstream,
 		OpenAIUpstream:    upstream,
 		Logger:            counts.logger(),
