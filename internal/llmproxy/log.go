@@ -30,10 +30,10 @@ func (p *Proxy) finish(rec *recorder, r *http.Request, ex *exchange) {
 		}
 	}
 	status := exchangeStatus(r, rec, ex)
-	p.logExchange(r, status, rec, ex, aborted)
 	if ex.rewrite && p.recorder != nil {
-		p.record(r, status, ex)
+		p.record(r, status, ex) // before the log line, so that a reader of the log finds it recorded
 	}
+	p.logExchange(r, status, rec, ex, aborted)
 	if aborted {
 		panic(http.ErrAbortHandler)
 	}
