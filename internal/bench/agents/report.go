@@ -166,7 +166,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "%s: invalid: %s\n", s.Path, v)
 		}
 	}
-	fmt.Fprintf(w, "tokens are o200k (Claude's tokenizer is not public); costs in uncached input tokens, 5-minute cache\n")
+	tokenizer := "o200k, OpenAI's own"
+	if r.Client == ClaudeCode {
+		tokenizer = "o200k (Claude's tokenizer is not public)"
+	}
+	fmt.Fprintf(w, "tokens are %s; costs in uncached input tokens, 5-minute cache\n", tokenizer)
 	fmt.Fprintf(w, "load average: %s at start, %s at end\n", r.LoadAvg, r.LoadAvgEnd)
 	return nil
 }
