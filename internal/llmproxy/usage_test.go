@@ -134,3 +134,40 @@ func TestUsageTapSkipsErrors(t *testing.T) {
 		t.Error("a tap on an error response")
 	}
 }
+
+// FuzzUsageTap: however the upstream's bytes are split into reads, the tap passes them on
+// unchanged and reads the same usage and edits as from one read.
+func FuzzUsageTap(f *testing.F) {
+	f.Add([]byte("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3}}}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":2},\"context_management\":{\"applied_edits\":[{\"type\":\"x\"}]}}\n\n"), uint16(17), true, true)
+	f.Add([]byte("data: {\"choices\":[]}\r\n\r\ndata: {\"usage\":{\"prompt_tokens\":9,\"prompt_tokens_details\":{\"cached_tokens\":4}}}\r\n\r\ndata: [DONE]\r\n\r\n"), uint16(40), false, true)
+	f.Add([]byte(`{"usage":{"input_tokens":1,"output_tokens":2}}`), uint16(5), true, false)
+	f.Fuzz(func(t *testing.T, data []byte, split uint16, anthropic, sse bool) {
+		dialect, ct := DialectOpenAI, "application/json"
+		if anthropic {
+			dialect = DialectAnthropic
+		}
+		if sse {
+			ct = "text/event-stream"
+		}
+		read := func(rd io.Reader) (*telemetry.Usage, []telemetry.ServerEdit) {
+			res := &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {ct}}, Body: io.NopCloser(rd)}
+			tap := newUsageTap(res, dialect)
+			got, err := io.ReadAll(tap)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("the tap changed the body: %q, %v", got, err)
+			}
+			return tap.result()
+		}
+		wantUsage, wantEdits := read(bytes.NewReader(data))
+		at := int(split) % (len(data) + 1)
+		for _, rd := range []io.Reader{
+			io.MultiReader(bytes.NewReader(data[:at]), bytes.NewReader(data[at:])),
+			iotest.OneByteReader(bytes.NewReader(data)),
+		} {
+			usage, edits := read(rd)
+			if !cmp.Equal(wantUsage, usage) || !cmp.Equal(wantEdits, edits) {
+				t.Fatalf("split reads: %v %v; one read: %v %v", usage, edits, wantUsage, wantEdits)
+			}
+		}
+	})
+}
