@@ -76,7 +76,7 @@ func TestProxyTelemetryAndStats(t *testing.T) {
 	}
 
 	claudeCode := map[string]string{"X-Api-Key": "sk-ant-test", "Anthropic-Version": "2023-06-01",
-		"User-Agent": "claude-cli/2.1.328 (external, cli)", "X-Fake-Cache-Read": "8000", "X-Fake-Cache-Write": "1500"}
+		"User-Agent": "claude-cli/2.1.328 (external, cli)", "X-Fake-Cache-Read": "3000", "X-Fake-Cache-Write": "1000"}
 	openaiSDK := map[string]string{"Authorization": "Bearer sk-test", "User-Agent": "OpenAI/JS 5.0.0", "X-Fake-Cache-Read": "5000"}
 	var firstUser string // a text of a replayed conversation, which must not be recorded either
 	sent := 0
@@ -150,6 +150,9 @@ func TestProxyTelemetryAndStats(t *testing.T) {
 		t.Fatalf("stats: exit %d: %s", code, errOut)
 	}
 	t.Logf("winnow stats:\n%s", out)
+	if data, err := os.ReadFile(path); err == nil && testing.Verbose() {
+		t.Logf("first event: %s", bytes.SplitN(data, []byte("\n"), 2)[0])
+	}
 	for _, want := range []string{
 		fmt.Sprintf("proxy: %d requests in 4 conversations", sent),
 		"server-side edits: 0 requested, 1 applied, 1 tool uses and 50 input tokens cleared (the API's count)",
