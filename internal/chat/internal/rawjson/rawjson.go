@@ -2,7 +2,7 @@
 // splices edited members back into an object, so that every byte that was
 // not edited (whitespace, key order, unknown members, escapes) survives.
 //
-// The functions expect input that json.Valid accepts; callers validate a
+// The functions expect input that Valid (or json.Valid) accepts; callers validate a
 // whole document once and then take it apart here. On input that is not
 // valid JSON they return an error, never panic.
 package rawjson

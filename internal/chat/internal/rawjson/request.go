@@ -1,9 +1,6 @@
 package rawjson
 
-import (
-	"encoding/json"
-	"errors"
-)
+import "errors"
 
 // A Request is a request body split at its top level: the object's members
 // and the elements of its messages array, as offsets into Obj.Src. A codec
@@ -59,7 +56,7 @@ func (r *Request) MessagesEnd() int {
 // them), scanning only what follows: the messages after prev's, and the
 // top-level members after the array. New reports the first element of
 // the result that prev lacks. It checks what it scans as strictly as
-// json.Valid does, so that src is valid JSON if prev's body was. It
+// Valid does, so that src is valid JSON if prev's body was. It
 // returns ErrNotExtending when prev cannot be extended or src is too
 // short, and ErrSyntax (or ErrNotArray) when what follows is malformed
 // or has another messages member.
@@ -74,8 +71,8 @@ func ExtendRequest(prev *Request, src []byte) (r *Request, newFrom int, err erro
 	i := skipSpace(src, end)
 	for i < len(src) && src[i] == ',' {
 		i = skipSpace(src, i+1)
-		e, err := skipValue(src, i)
-		if err != nil || !json.Valid(src[i:e]) {
+		e, ok := validValue(src, i, 2) // in the array, in the object
+		if !ok {
 			return nil, 0, ErrSyntax
 		}
 		elems = append(elems, [2]int{i, e})
@@ -116,13 +113,13 @@ func ExtendRequest(prev *Request, src []byte) (r *Request, newFrom int, err erro
 }
 
 // strictMember reads the member "key": value at src[i] and checks it as
-// json.Valid would; next is the offset after it and any space.
+// Valid would; next is the offset after it and any space.
 func strictMember(src []byte, i int) (Member, int, error) {
 	if i >= len(src) || src[i] != '"' {
 		return Member{}, 0, ErrSyntax
 	}
-	keyEnd, err := skipString(src, i)
-	if err != nil || !json.Valid(src[i:keyEnd]) {
+	keyEnd, ok := validString(src, i)
+	if !ok {
 		return Member{}, 0, ErrSyntax
 	}
 	key, err := decodeString(src[i:keyEnd])
@@ -134,8 +131,8 @@ func strictMember(src []byte, i int) (Member, int, error) {
 		return Member{}, 0, ErrSyntax
 	}
 	vs := skipSpace(src, j+1)
-	ve, err := skipValue(src, vs)
-	if err != nil || !json.Valid(src[vs:ve]) {
+	ve, ok := validValue(src, vs, 1) // in the object
+	if !ok {
 		return Member{}, 0, ErrSyntax
 	}
 	return Member{Key: key, KeyStart: i, ValueStart: vs, ValueEnd: ve}, skipSpace(src, ve), nil

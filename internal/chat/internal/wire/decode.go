@@ -9,7 +9,6 @@ package wire
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -41,7 +40,7 @@ type Codec struct {
 // JSON (chat.ErrMalformed), that is not an object or has no messages
 // array (chat.ErrShape), and as c.Message or c.Build fail.
 func (c *Codec) Decode(body []byte) (*chat.Conversation, error) {
-	if !json.Valid(body) {
+	if !rawjson.Valid(body) {
 		return nil, fmt.Errorf("decode %s request: %w", c.Name, chat.ErrMalformed)
 	}
 	raw := bytes.Clone(body)
