@@ -71,6 +71,9 @@ func TestClaudeCode(t *testing.T) {
 	if winnow.report.Main.EditsApplied == 0 {
 		t.Errorf("through the proxy with server edits on, the API applied no edit in %d steps", winnow.report.Steps)
 	}
+	if want := fmt.Sprintf("server edits logged %d", winnow.report.Main.EditsApplied); !strings.Contains(winnow.rewrites, want) {
+		t.Errorf("the proxy's log says %q; want %q, one line per response that reported applied edits", winnow.rewrites, want)
+	}
 	if winnow.report.Steps < base.report.Steps || !winnow.report.Finished {
 		n := winnow.report.Steps
 		bt, bc := stepTotals(base.exchanges, n)
@@ -216,6 +219,9 @@ func countRewrites(logs *logSink) string {
 		case rec := <-logs.lines:
 			if rec["dialect"] != "anthropic" {
 				continue
+			}
+			if _, ok := rec["server_edits"].(string); ok {
+				counts["server edits logged"]++ // what the API reported it cleared
 			}
 			key, ok := rec["rewrite"].(string)
 			if !ok {

@@ -110,8 +110,10 @@
 // One line per request, when it is done (after the last byte of a stream): method, path,
 // dialect, status (499 when the client left before the upstream answered), req_bytes,
 // fwd_bytes, resp_bytes, ms, ttfb_ms, and for rewritable requests rewrite, reason, tokens
-// before and after, saved and the Rewriter's notes; error and aborted when something
-// failed, at Warn. Debug adds the request and response headers, credentials redacted.
+// before and after, saved and the Rewriter's notes, and server_edits, what the upstream
+// reported its context edits cleared; error and aborted when something failed, at Warn. A
+// client that hangs up after a stream's final counts (Codex closes the connection right
+// after response.completed) had the whole answer: that is client_left_after_end, at Info. Debug adds the request and response headers, credentials redacted.
 //
 // # Telemetry
 //

@@ -44,7 +44,9 @@ type exchange struct {
 	model  string       // the request's model
 	digest []byte       // SHA-256 of the conversation's opening
 	passes []PassTokens // what each pass of the rewrite did
-	usage  *usageTap    // reads the usage from the response
+	usage  *usageTap    // reads the usage and the server-side edits from the response (always)
+	// leftAfterEnd: the client hung up after the stream's final counts, which is not an abort.
+	leftAfterEnd bool
 }
 
 // note adds a note for the log.

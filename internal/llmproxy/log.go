@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/winnowhq/winnow/internal/telemetry"
 )
 
 // finish logs the exchange when its handler returns or panics. httputil.ReverseProxy
@@ -20,6 +22,8 @@ func (p *Proxy) finish(rec *recorder, r *http.Request, ex *exchange) {
 	aborted := v != nil
 	if aborted {
 		switch err, _ := v.(error); {
+		case errors.Is(err, http.ErrAbortHandler) && r.Context().Err() != nil && ex.usage.ended():
+			ex.leftAfterEnd = true // not an error: the client had every event that matters
 		case errors.Is(err, http.ErrAbortHandler) && r.Context().Err() != nil:
 			ex.err = errors.New("client closed the connection mid-response")
 		case errors.Is(err, http.ErrAbortHandler):
@@ -55,7 +59,7 @@ func exchangeStatus(r *http.Request, rec *recorder, ex *exchange) int {
 // logExchange writes the one log line of a request.
 func (p *Proxy) logExchange(r *http.Request, status int, rec *recorder, ex *exchange, aborted bool) {
 	level := slog.LevelInfo
-	if aborted || ex.err != nil || status >= 500 {
+	if aborted && !ex.leftAfterEnd || ex.err != nil || status >= 500 {
 		level = slog.LevelWarn
 	}
 	attrs := []slog.Attr{
@@ -87,7 +91,13 @@ func (p *Proxy) logExchange(r *http.Request, status int, rec *recorder, ex *exch
 	if v := r.Header.Get("Anthropic-Version"); v != "" {
 		attrs = append(attrs, slog.String("api_version", v))
 	}
-	if aborted {
+	if _, edits := ex.usage.result(); len(edits) > 0 {
+		attrs = append(attrs, slog.String("server_edits", serverEditsText(edits)))
+	}
+	switch {
+	case ex.leftAfterEnd:
+		attrs = append(attrs, slog.Bool("client_left_after_end", true))
+	case aborted:
 		attrs = append(attrs, slog.Bool("aborted", true))
 	}
 	if ex.err != nil {
@@ -99,4 +109,14 @@ func (p *Proxy) logExchange(r *http.Request, status int, rec *recorder, ex *exch
 // millis is d in milliseconds, to the microsecond.
 func millis(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1e3
+}
+
+// serverEditsText says what the upstream reported it cleared, for the log:
+// "clear_tool_uses_20250919: 8 tool uses, 50000 tokens".
+func serverEditsText(edits []telemetry.ServerEdit) string {
+	parts := make([]string, len(edits))
+	for i, e := range edits {
+		parts[i] = fmt.Sprintf("%s: %d tool uses, %d tokens", e.Type, e.ClearedToolUses, e.ClearedInputTokens)
+	}
+	return strings.Join(parts, "; ")
 }

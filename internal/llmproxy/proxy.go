@@ -179,9 +179,7 @@ func (p *Proxy) reverseProxy(ex *exchange, body *outBody) *httputil.ReverseProxy
 			ex.upstreamStatus = res.StatusCode
 			if ex.rewrite {
 				ex.setHeaders(res.Header)
-				if p.recorder != nil {
-					ex.tapUsage(res)
-				}
+				ex.tapUsage(res) // for the log (server-side edits, an end the client left after) and telemetry
 			}
 			if ctx := res.Request.Context(); p.log.Enabled(ctx, slog.LevelDebug) {
 				p.log.LogAttrs(ctx, slog.LevelDebug, "response headers",

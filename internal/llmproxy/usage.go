@@ -339,6 +339,12 @@ func (t *usageTap) finish() {
 	}
 }
 
+// ended reports whether a stream has sent its final counts: a client that hangs up after
+// them (Codex does, right after response.completed) has had the whole answer.
+func (t *usageTap) ended() bool {
+	return t != nil && t.sse && t.done && !t.partial
+}
+
 // result returns the usage and the context edits the response reported; usage is nil
 // when it reported none, or a stream ended before its final counts.
 func (t *usageTap) result() (*telemetry.Usage, []telemetry.ServerEdit) {
