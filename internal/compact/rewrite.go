@@ -115,6 +115,9 @@ func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]
 // sticky.
 func (c *Compactor) validate(st *State) []Violation {
 	d, orig, out := st.dialect, st.orig, st.conv
+	if st.family != Preserved {
+		return Validate(d, orig, out) // no prefix check to line up
+	}
 	p := lastThinkingOrigin(orig, out)
 	if p < 0 {
 		return Validate(d, orig, out)
