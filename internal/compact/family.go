@@ -2,9 +2,9 @@ package compact
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/winnowhq/winnow/internal/chat"
+	"github.com/winnowhq/winnow/internal/modelid"
 )
 
 // A Family is how an Anthropic model treats the thinking blocks a request
@@ -41,7 +41,7 @@ func (f Family) String() string {
 	return "preserved"
 }
 
-// families maps normalised model ids (see normaliseModel) to their
+// families maps normalised model ids (see modelid.Normalize) to their
 // family; every other id is Preserved. Sources: the model lists of
 // "Thinking block preservation by model",
 // https://platform.claude.com/docs/en/build-with-claude/thinking, and the
@@ -73,37 +73,10 @@ var families = map[string]Family{
 // is Preserved: treating a model as stricter than it is costs savings,
 // the other way costs a failed request.
 func ModelFamily(model string) Family {
-	if f, ok := families[normaliseModel(model)]; ok {
+	if f, ok := families[modelid.Normalize(model)]; ok {
 		return f
 	}
 	return Preserved
-}
-
-// normaliseModel strips what providers add around a model id: a region
-// and "anthropic." prefix, a "@date" or "-v1:0" suffix, a snapshot date.
-func normaliseModel(id string) string {
-	id = strings.ToLower(strings.TrimSpace(id))
-	if i := strings.LastIndex(id, "anthropic."); i >= 0 {
-		id = id[i+len("anthropic."):]
-	}
-	if i := strings.IndexAny(id, "@:"); i >= 0 {
-		id = id[:i]
-	}
-	id = strings.TrimSuffix(id, "-v1")
-	id = strings.TrimSuffix(id, "-latest")
-	if i := strings.LastIndexByte(id, '-'); i >= 0 && len(id)-i-1 == 8 && allDigits(id[i+1:]) {
-		id = id[:i]
-	}
-	return id
-}
-
-func allDigits(s string) bool {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // conversationFamily returns the Family of c's model; OpenAI dialects

@@ -1,7 +1,7 @@
 package telemetry
 
 import (
-	"strings"
+	"github.com/winnowhq/winnow/internal/modelid"
 )
 
 // A Price is what one model family costs, in US dollars per million tokens
@@ -32,7 +32,7 @@ func (p Price) promptRate(u Usage) float64 {
 }
 
 // prices lists the list prices of the model families the proxy sees, by the
-// ids (after normaliseModelID) each family answers to.
+// ids (after modelid.Normalize) each family answers to.
 //
 // Anthropic: https://platform.claude.com/docs/en/about-claude/pricing,
 // "Model pricing" (read November 2026; the same numbers are on each model's
@@ -82,7 +82,7 @@ var prices = []struct {
 
 // PriceOf returns the list price of model, false when it has none here.
 func PriceOf(model string) (Price, bool) {
-	id := normaliseModelID(model)
+	id := modelid.Normalize(model)
 	for _, p := range prices {
 		for _, want := range p.ids {
 			if id == want {
@@ -91,39 +91,4 @@ func PriceOf(model string) (Price, bool) {
 		}
 	}
 	return Price{}, false
-}
-
-// normaliseModelID strips what providers and clients add around a model id:
-// a provider prefix ("anthropic/", "us.anthropic.", "openai/"), a context
-// suffix ("[1m]"), a version or region suffix ("@20251001", "-v1:0"), and a
-// snapshot date ("-20251101", "-2025-08-07").
-func normaliseModelID(id string) string {
-	id = strings.ToLower(strings.TrimSpace(id))
-	if i := strings.LastIndexByte(id, '/'); i >= 0 {
-		id = id[i+1:]
-	}
-	if i := strings.LastIndex(id, "anthropic."); i >= 0 {
-		id = id[i+len("anthropic."):]
-	}
-	if i := strings.IndexAny(id, "[@:"); i >= 0 {
-		id = id[:i]
-	}
-	id = strings.TrimSuffix(id, "-v1")
-	id = strings.TrimSuffix(id, "-latest")
-	if n := len(id); n > 9 && id[n-9] == '-' && digits(id[n-8:]) {
-		id = id[:n-9]
-	}
-	if n := len(id); n > 11 && id[n-11] == '-' && digits(id[n-10:n-6]) && id[n-6] == '-' && digits(id[n-5:n-3]) && id[n-3] == '-' && digits(id[n-2:]) {
-		id = id[:n-11]
-	}
-	return id
-}
-
-func digits(s string) bool {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
