@@ -76,6 +76,9 @@ func (p *Part) PlainText() string {
 	case ToolCall:
 		return string(p.Input)
 	case ToolResult:
+		if len(p.Content) == 1 {
+			return p.Content[0].PlainText() // no copy of a long output
+		}
 		var b strings.Builder
 		for i := range p.Content {
 			if i > 0 {

@@ -221,14 +221,17 @@ func FuzzString(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, v []byte) {
-		var want string
 		v = bytes.Trim(v, " \t\r\n") // String takes a value's exact span
-		if json.Unmarshal(v, &want) != nil || len(v) == 0 || v[0] != '"' {
-			return
-		}
-		got, ok := String(v)
-		if !ok || got != want {
-			t.Fatalf("String(%q) = %q, %v; encoding/json gives %q", v, got, ok, want)
+		// The input in quotes too: most inputs are not literals.
+		for _, lit := range [][]byte{v, append(append([]byte(`"`), v...), '"')} {
+			var want string
+			if json.Unmarshal(lit, &want) != nil || len(lit) == 0 || lit[0] != '"' {
+				continue
+			}
+			got, ok := String(lit)
+			if !ok || got != want {
+				t.Fatalf("String(%q) = %q, %v; encoding/json gives %q", lit, got, ok, want)
+			}
 		}
 	})
 }

@@ -173,15 +173,20 @@ func digits(b []byte, i int) int {
 func validString(b []byte, i int) (int, bool) {
 	i++
 	for {
-		// Skip eight plain bytes at a time (see plain), then one at a time.
-		for ; i+8 <= len(b); i += 8 {
+		// Skip the bytes that stand for themselves: eight at a time (see
+		// stops), then one at a time.
+		for {
+			if i+8 > len(b) {
+				for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+					i++
+				}
+				break
+			}
 			if m := stops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) / 8
 				break
 			}
-		}
-		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
-			i++
+			i += 8
 		}
 		if i >= len(b) {
 			return 0, false
@@ -222,24 +227,4 @@ func stops(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	e := x ^ (ones * '\\')
 	return (((q - ones) &^ q) | ((e - ones) &^ e) | ((x - ones*0x20) &^ x)) & high
-}
-
-// plain returns the length of the run of bytes at the start of s that
-// stand for themselves in a JSON string and are ASCII: anything but a
-// quote, a backslash, a control character or a byte of a multi-byte
-// UTF-8 sequence.
-func plain(s []byte) int {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		if m := stops(x) | x&high; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-			break
-		}
-	}
-	return i
 }
