@@ -25,6 +25,14 @@ type Shaper interface {
 	After(ctx context.Context, c *Call, res *mcp.CallToolResult) *mcp.CallToolResult
 }
 
+// An OutputSchemer is a Shaper that rewrites structured content, and so decides which output
+// schema a re-exported tool declares: OutputSchema gets the tool's re-exported name and the
+// upstream's output schema (nil for none) and returns the schema to re-export (nil for none).
+// The pipeline keeps a schema its shaped results still validate against and drops the others.
+type OutputSchemer interface {
+	OutputSchema(tool string, schema any) any
+}
+
 // Passthrough is the Shaper that changes nothing; it is used when Options.Shaper is nil.
 type Passthrough struct{}
 

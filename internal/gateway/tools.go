@@ -89,6 +89,9 @@ func (u *upstream) apply(tools []*mcp.Tool) {
 		}
 		e := *t
 		e.Name = u.cfg.ToolName(t.Name)
+		if s, ok := u.gw.opts.Shaper.(OutputSchemer); ok {
+			e.OutputSchema = s.OutputSchema(e.Name, e.OutputSchema)
+		}
 		if err := checkTool(&e); err != nil {
 			u.log.Warn("upstream tool not re-exported", "tool", t.Name, "error", err)
 			continue

@@ -78,7 +78,7 @@ func dedup(t *Turn, tx *Text) {
 	if len(tx.Upstream) <= maxNearRefBytes && looksJSON(tx.Upstream) {
 		e.text = tx.Upstream
 	}
-	if len(e.args) > maxNamedArgs {
+	if len(e.args) > maxNamedArgs && !tx.whole { // a stamp would break the JSON
 		tx.Ref, tx.Stamp = t.p.newRef(), true
 		e.ref = tx.Ref
 	}

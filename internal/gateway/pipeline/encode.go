@@ -24,8 +24,8 @@ func (Encode) Before(context.Context, *Turn) error { return nil }
 // After implements Stage.
 func (Encode) After(_ context.Context, t *Turn) error {
 	for _, tx := range t.Texts {
-		if tx.Final {
-			continue
+		if tx.Final || tx.whole {
+			continue // a whole structured content must stay JSON
 		}
 		r := shape.Encode(tx.Text, t.count)
 		tx.Shape = string(r.Shape)

@@ -22,6 +22,7 @@ type Pipeline struct {
 	sessions *sessions
 	store    *store
 	refs     atomic.Uint64
+	modes    outputModes
 }
 
 // New returns a pipeline of stages, applied in the order given.
@@ -86,6 +87,9 @@ func (p *Pipeline) turn(c *Call, res *mcp.CallToolResult) *Turn {
 			t.Texts = append(t.Texts, &Text{Upstream: tc.Text, Text: tc.Text, index: i})
 		}
 	}
+	if !res.IsError && c.Tool != MoreToolName {
+		t.structuredTexts()
+	}
 	return t
 }
 
@@ -118,25 +122,47 @@ func safely(f func() error) (err error) {
 }
 
 // result assembles what the agent receives: a copy of the upstream result
-// whose changed text contents are new TextContents.
+// whose changed text contents are new TextContents, and whose structured
+// content, if shaped, is a new value (structured.go).
 func (t *Turn) result() *mcp.CallToolResult {
 	var content []mcp.Content
-	for _, tx := range t.Texts {
-		out := tx.rendered()
-		if out == tx.Upstream {
-			continue
-		}
+	set := func(i int, text string) {
 		if content == nil {
 			content = append([]mcp.Content(nil), t.Result.Content...)
 		}
-		orig := t.Result.Content[tx.index].(*mcp.TextContent)
-		content[tx.index] = &mcp.TextContent{Text: out, Meta: orig.Meta, Annotations: orig.Annotations}
+		orig := t.Result.Content[i].(*mcp.TextContent)
+		content[i] = &mcp.TextContent{Text: text, Meta: orig.Meta, Annotations: orig.Annotations}
 	}
-	if content == nil {
+	for _, tx := range t.Texts {
+		if out := tx.rendered(); out != tx.Upstream && tx.index >= 0 {
+			set(tx.index, out)
+		}
+	}
+	sc, scChanged := t.structuredResult()
+	if scChanged {
+		for _, tx := range t.Texts {
+			if !tx.whole {
+				continue
+			}
+			js, err := marshalJSON(sc)
+			if err != nil {
+				return t.Result
+			}
+			for _, i := range tx.serial {
+				set(i, js)
+			}
+		}
+	}
+	if content == nil && !scChanged {
 		return t.Result
 	}
 	res := *t.Result
-	res.Content = content
+	if content != nil {
+		res.Content = content
+	}
+	if scChanged {
+		res.StructuredContent = sc
+	}
 	return &res
 }
 
@@ -165,9 +191,10 @@ func (p *Pipeline) record(t *Turn, out *mcp.CallToolResult, latency time.Duratio
 		Error:   t.Result.IsError,
 		Latency: latency,
 	}
+	// What the model reads: the structured content when there is some
+	// (Claude Code and Codex forward it, not the text), else the texts.
+	c.Upstream, c.Delivered = modelView(t.Result), modelView(out)
 	for _, tx := range t.Texts {
-		c.Upstream = append(c.Upstream, tx.Upstream)
-		c.Delivered = append(c.Delivered, out.Content[tx.index].(*mcp.TextContent).Text)
 		c.Steps = append(c.Steps, tx.steps...)
 		if tx.Stamp && tx.Ref != "" {
 			c.Steps = append(c.Steps, telemetry.Step{Layer: telemetry.LayerDedup, After: "#" + tx.Ref + "\n"})

@@ -77,9 +77,16 @@ type Text struct {
 	// Dedup marks a text replaced because it repeated a recent one.
 	Dedup bool
 
-	index int    // position in Result.Content
-	entry *entry // the dedup cache entry made for this text, if any
-	steps []telemetry.Step
+	index int // position in Result.Content; -1 for a text of structured content only
+	// fields are the top-level members of the structured content that hold
+	// this text and receive it shaped.
+	fields []string
+	// whole marks the structured content itself, as compact JSON; serial
+	// are the positions of the text contents that serialize it.
+	whole  bool
+	serial []int
+	entry  *entry // the dedup cache entry made for this text, if any
+	steps  []telemetry.Step
 	// tokens and upstreamTokens are the counts of Text and Upstream when
 	// a stage has them (0 when not), so that later stages need not count
 	// again.
