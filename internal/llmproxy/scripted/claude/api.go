@@ -43,6 +43,7 @@ type API struct {
 	caches    map[string]*costsim.Cache // by model: one conversation each
 	exchanges []Exchange
 	report    Report
+	results   []ToolResult // answers to Script.Calls, by first arrival
 }
 
 // Start starts an API on 127.0.0.1 on a free port; opts may be nil.
@@ -170,7 +171,7 @@ func (a *API) messages(w http.ResponseWriter, r *http.Request, body []byte, x *E
 	}
 	x.Model = req.Model
 	tools := toolsByName(req.Tools)
-	if _, ok := tools["Read"]; ok || tools["Bash"] != nil {
+	if _, ok := tools["Read"]; ok || tools["Bash"] != nil || a.opts.Script.offersCall(tools) {
 		x.Kind = KindMain
 	}
 	fam := familyOf(req.Model)
@@ -185,6 +186,9 @@ func (a *API) messages(w http.ResponseWriter, r *http.Request, body []byte, x *E
 		return
 	}
 	v := a.bill(req, fam, edits, x)
+	if x.Kind == KindMain && len(a.opts.Script.Calls) > 0 {
+		a.noteToolResults(req)
+	}
 
 	resp := &response{id: fmt.Sprintf("msg_scripted_%04d", x.Seq), model: req.Model, usage: v, applied: x.AppliedEdits, cm: req.ContextManagement != nil}
 	if x.Kind == KindMain {

@@ -31,6 +31,15 @@ type Session struct {
 	Home   string
 	Prompt string // DefaultPrompt when empty
 	Model  string // DefaultModel when empty
+	// MCPConfig, when set, is given to --mcp-config (a JSON file or string of
+	// mcpServers), with --strict-mcp-config so that no other MCP server is loaded.
+	MCPConfig string
+	// AllowedTools are allowed without asking besides Read and Bash (MCP tools by their
+	// mcp__<server>__<tool> names).
+	AllowedTools []string
+	// Env adds KEY=VALUE entries to the CLI's environment (ENABLE_TOOL_SEARCH=false, for
+	// one, lists MCP tools directly instead of behind ToolSearch).
+	Env []string
 }
 
 // A Result is what claude -p --output-format json printed.
@@ -63,8 +72,12 @@ func Run(ctx context.Context, s Session) (*Result, error) {
 	if s.Model == "" {
 		s.Model = DefaultModel
 	}
-	cmd := exec.CommandContext(ctx, s.Bin, "-p", s.Prompt,
-		"--output-format", "json", "--model", s.Model, "--allowedTools", "Read,Bash")
+	args := []string{"-p", s.Prompt, "--output-format", "json", "--model", s.Model,
+		"--allowedTools", strings.Join(append([]string{"Read", "Bash"}, s.AllowedTools...), ",")}
+	if s.MCPConfig != "" {
+		args = append(args, "--mcp-config", s.MCPConfig, "--strict-mcp-config")
+	}
+	cmd := exec.CommandContext(ctx, s.Bin, args...)
 	cmd.Dir = s.Workspace
 	cmd.Env = sessionEnv(s)
 	cmd.WaitDelay = 5 * time.Second
@@ -97,7 +110,7 @@ func sessionEnv(s Session) []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	return env
+	return append(env, s.Env...)
 }
 
 func lastJSONLine(out []byte) []byte {

@@ -25,6 +25,12 @@
 // runs of one script send the same bytes unless something between client and API changes
 // them.
 //
+// With Script.Calls the model makes those calls instead, one per response, by the names
+// the request's tools give them (Claude Code names an MCP tool mcp__<server>__<tool>), then
+// answers; a request offering one of them is the main loop even without Read or Bash. The
+// tool_result the client sent back for each call is kept for API.ToolResults, and
+// Session.MCPConfig, AllowedTools and Env give Claude Code the MCP servers to call.
+//
 // Every other POST /v1/messages (a title, a summary, a small model) is a side request,
 // answered "OK."; POST /v1/messages/count_tokens gets the o200k count after edits; HEAD
 // and /api/* probes get 200 {}. All are checked and billed like the main loop but tallied

@@ -15,6 +15,10 @@ const DefaultSteps = 20
 type Script struct {
 	Steps int      // tool steps before the final answer; DefaultSteps when <= 0
 	Files []string // absolute paths the tool calls read (see WriteWorkspace)
+	// Calls, when set, replace the Read and Bash steps: the model makes these calls in
+	// order, one per response, then gives its final answer (Steps and Files are unused).
+	// The client's answers are kept for API.ToolResults.
+	Calls []ToolCall
 }
 
 // A turn is one scripted response.
@@ -37,6 +41,9 @@ func (s Script) steps() int {
 // Bash. A client without one of the two tools gets the other; without either, the script
 // answers at once.
 func (s Script) turn(i int, tools map[string]json.RawMessage) turn {
+	if len(s.Calls) > 0 {
+		return s.callsTurn(i, tools)
+	}
 	n := s.steps()
 	_, hasRead := tools["Read"]
 	_, hasBash := tools["Bash"]
