@@ -58,6 +58,7 @@ func dedup(t *Turn, tx *Text) {
 	}
 	bases := s.nearCandidatesLocked(t.Call.Tool, t.seq)
 	s.mu.Unlock()
+	args := compactArgs(t.Call.Args)
 	if len(tx.Upstream) <= maxNearRefBytes && looksJSON(tx.Upstream) {
 		for _, b := range bases {
 			if line, ok := nearRef(t, b, tx.Upstream); ok {
@@ -67,16 +68,35 @@ func dedup(t *Turn, tx *Text) {
 			}
 		}
 	}
+	diffed := false
+	if len(tx.Upstream) <= maxNearRefBytes {
+		for _, b := range bases {
+			if b.entry.args != args {
+				continue
+			}
+			if note, ok := diffRef(t, b, b.entry.seq, tx.Upstream, t.upstreamTokens(tx)); ok {
+				tx.replace(telemetry.LayerNearRef, note)
+				diffed = true
+				break
+			}
+		}
+	}
 	e := &entry{
 		sum:   sum,
 		size:  len(tx.Upstream),
 		tool:  t.Call.Tool,
-		args:  compactArgs(t.Call.Args),
+		args:  args,
 		paths: pathArgs(t.Call.Args),
 		seq:   t.seq,
 	}
-	if len(tx.Upstream) <= maxNearRefBytes && looksJSON(tx.Upstream) {
-		e.text = tx.Upstream
+	if len(tx.Upstream) <= maxNearRefBytes {
+		e.text = tx.Upstream // for near references: JSON scalars or lines
+	}
+	if diffed {
+		// Remembered so that a repeat of it is an exact reference; the
+		// agent has the text as the earlier one and the diff.
+		s.add(e, t.p.opts.DedupWindow)
+		return
 	}
 	if len(e.args) > maxNamedArgs && !tx.whole { // a stamp would break the JSON
 		tx.Ref, tx.Stamp = t.p.newRef(), true
