@@ -31,7 +31,11 @@ type held struct {
 	budget  int
 
 	mu    sync.Mutex
-	pages []int // start of each page computed so far, as offsets into rest
+	pages []pageSpan // the pages computed so far, in order
+	// split holds the parts of the item numbered splitItem, the last one
+	// too large for a page alone.
+	split     []string
+	splitItem int
 }
 
 func (h *held) size() int64 {

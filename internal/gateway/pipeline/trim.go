@@ -123,7 +123,6 @@ func trimText(t *Turn, tx *Text, budget, n int) error {
 		encoded: encoded,
 		ratio:   ratio,
 		budget:  budget,
-		pages:   []int{0},
 	}
 	if !t.p.store.put(h) {
 		return nil // too large to hold: the text passes whole rather than lose items
