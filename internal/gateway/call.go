@@ -39,7 +39,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, tool, exp
 	shaper := u.gw.opts.Shaper
 	shaper.Before(ctx, call)
 
-	done := u.track(req.Session)
+	done := u.track(ctx, req.Session)
 	defer done()
 	cctx, cancel := context.WithTimeout(ctx, u.cfg.CallTimeout())
 	defer cancel()
@@ -49,6 +49,9 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, tool, exp
 	}
 	if req.Params != nil {
 		params.InputResponses, params.RequestState = req.Params.InputResponses, req.Params.RequestState
+		var release func()
+		params.Meta, release = u.gw.progress.toUpstream(ctx, req.Session, req.Params.Meta)
+		defer release()
 	}
 	res, err := c.sess.CallTool(cctx, params)
 
@@ -58,6 +61,7 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, tool, exp
 	if res == nil {
 		return toolError(fmt.Sprintf("upstream %s returned no result for %s", u.cfg.Name, tool)), nil
 	}
+	u.gw.noteLinks(u, res.Content)
 	if res.IsError || res.NeedsInput() {
 		// Errors pass through untouched; an input request goes to the agent's client, whose
 		// answers come back with the retried call (the SDK does this for clients on older
@@ -159,22 +163,52 @@ func walkErrors(err error, visit func(error) bool) bool {
 	return true
 }
 
-// track records that ss has a call in progress to the upstream, until the returned function
-// is called: requests the upstream makes meanwhile go to ss.
-func (u *upstream) track(ss *mcp.ServerSession) func() {
+// An inflight request is a request of the agent's client ss being served by the upstream;
+// ctx is the request's, so that notifications sent with it travel with its response.
+type inflight struct {
+	ss  *mcp.ServerSession
+	ctx context.Context
+}
+
+// track records that ss has a request in progress to the upstream, until the returned
+// function is called: requests the upstream makes meanwhile go to ss.
+func (u *upstream) track(ctx context.Context, ss *mcp.ServerSession) func() {
 	if ss == nil {
 		return func() {}
 	}
+	f := &inflight{ss: ss, ctx: ctx}
 	u.mu.Lock()
-	u.inflight = append(u.inflight, ss)
+	u.inflight = append(u.inflight, f)
 	u.mu.Unlock()
 	return func() {
 		u.mu.Lock()
 		defer u.mu.Unlock()
-		if i := slices.Index(u.inflight, ss); i >= 0 {
+		if i := slices.Index(u.inflight, f); i >= 0 {
 			u.inflight = slices.Delete(u.inflight, i, i+1)
 		}
 	}
+}
+
+// requestContext returns the context in which to send a request or notification to ss on
+// the upstream's behalf: it carries the values of ss's latest request in progress to the
+// upstream, so that over streamable HTTP it travels with that request's response, and it
+// ends when ctx does. With no request in progress it is ctx. Call stop when done.
+func (u *upstream) requestContext(ctx context.Context, ss *mcp.ServerSession) (_ context.Context, stop func()) {
+	u.mu.Lock()
+	var base context.Context
+	for i := len(u.inflight) - 1; i >= 0; i-- {
+		if u.inflight[i].ss == ss {
+			base = u.inflight[i].ctx
+			break
+		}
+	}
+	u.mu.Unlock()
+	if base == nil {
+		return ctx, func() {}
+	}
+	rctx, cancel := context.WithCancel(base)
+	unhook := context.AfterFunc(ctx, cancel)
+	return rctx, func() { unhook(); cancel() }
 }
 
 // toolError is a tool result reporting msg as an error.

@@ -44,6 +44,12 @@ func (c *conn) ended(err error) error {
 	return err
 }
 
+// has reports whether the upstream declared a capability that satisfies f.
+func (c *conn) has(f func(*mcp.ServerCapabilities) bool) bool {
+	r := c.sess.InitializeResult()
+	return r != nil && r.Capabilities != nil && f(r.Capabilities)
+}
+
 // clientCapabilities are the capabilities the gateway declares to every upstream: it can
 // forward roots, sampling and elicitation requests to the agent's client. A client that
 // lacks one gets the request refused with a JSON-RPC error when it comes (see forward.go);
@@ -70,10 +76,15 @@ func (u *upstream) connect(ctx context.Context) (*conn, error) {
 	}
 	c.client = mcp.NewClient(&mcp.Implementation{Name: "winnow", Title: "winnow gateway", Version: u.gw.opts.Version},
 		&mcp.ClientOptions{
-			Logger:                     u.log,
-			Capabilities:               clientCapabilities(),
-			ToolListChangedHandler:     u.onToolListChanged,
-			ElicitationCompleteHandler: u.onElicitationComplete,
+			Logger:                      u.log,
+			Capabilities:                clientCapabilities(),
+			ToolListChangedHandler:      u.onToolListChanged,
+			ResourceListChangedHandler:  u.onResourceListChanged,
+			PromptListChangedHandler:    u.onPromptListChanged,
+			ResourceUpdatedHandler:      u.onResourceUpdated,
+			LoggingMessageHandler:       u.onLog,
+			ProgressNotificationHandler: u.onProgress,
+			ElicitationCompleteHandler:  u.onElicitationComplete,
 			// Input requests of the stateless protocol go back to the agent's client as the
 			// call's result, and its answers come back with the retried call (see call.go).
 			MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
@@ -98,6 +109,15 @@ func (u *upstream) connect(ctx context.Context) (*conn, error) {
 		c.close()
 		return nil, u.connectError(ctx, cctx, c, "list tools", err)
 	}
+	// Resources and prompts are extras: an upstream that fails to list them still serves
+	// its tools.
+	if err := u.refreshResources(cctx, c); err != nil {
+		u.log.Warn("upstream resources not re-exported", "error", err)
+	}
+	if err := u.refreshPrompts(cctx, c); err != nil {
+		u.log.Warn("upstream prompts not re-exported", "error", err)
+	}
+	u.setLogLevel(cctx, c, u.gw.logLevel())
 	proto := ""
 	if r := sess.InitializeResult(); r != nil {
 		proto = r.ProtocolVersion

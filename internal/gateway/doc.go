@@ -18,8 +18,12 @@
 // Upstreams may ask their client for roots, for a sampled message, or for user input
 // (elicitation). The gateway declares all three to every upstream and forwards each request
 // to the agent's client that has a call in progress to that upstream (else to the most
-// recently active client), returning its answer or its JSON-RPC error. A client that lacks
-// the capability gets the request refused with a JSON-RPC error saying so. The gateway also learns
+// recently active client), returning its answer or its JSON-RPC error as the client sent
+// it: the gateway does not judge replies (the SDK would check an elicitation reply against
+// the requested schema and fill in defaults; the gateway hands the upstream the reply as it
+// came, and the upstream decides). A client that lacks the capability gets the request
+// refused with a JSON-RPC error saying so. A roots/list no client can answer gets the roots
+// last learned, or an empty list, never null. The gateway also learns
 // the roots of a client when it connects and whenever it says they changed, and passes them
 // on, so that upstreams that read roots (server-filesystem) follow the agent's workspace.
 // Upstreams on the stateless protocol (2026-07-28) ask through input requests in a call's
@@ -49,6 +53,33 @@
 // its env table, not winnow's whole environment: keys meant for other programs do not reach
 // third-party servers.
 //
-// The gateway does not shape results itself (see the pipeline package), cache them, re-export
-// upstream prompts or resources, or forward progress and logging notifications.
+// # Everything else an upstream serves
+//
+// Resources and resource templates are re-exported with their URIs as the upstream wrote
+// them (URIs are what resource links in tool results refer to) and their names prefixed;
+// prompts are re-exported as <prefix>__<name>. resources/read goes to the upstream that
+// listed the URI, else to the one whose tool returned it as a resource link or embedded
+// resource, else to the one with the template whose literal start matches most of it;
+// resources/subscribe likewise, and the upstream's notifications/resources/updated reach the
+// subscribed clients (the server must record subscriptions: mcpserver's does).
+// completion/complete goes to the upstream of the prompt (under its own name) or template.
+// Lists follow the upstream's list_changed notifications.
+//
+// Progress tokens are mapped both ways (see progressRoutes): the agent's token on a tool
+// call, prompts/get or resources/read is replaced by one of the gateway's on its way up, and
+// the upstream's notifications/progress come back with the agent's token, in the context of
+// the agent's request (so over streamable HTTP they travel with its response); the tokens of
+// sampling and elicitation requests are mapped the same way in the other direction.
+// logging/setLevel is forwarded: every upstream that logs is asked for the most verbose
+// level any connected client set; its notifications/message go to every client, which the
+// SDK filters by the client's own level.
+//
+// The capabilities declared to a client are what the gateway can serve at that moment:
+// winnow's own (tools) plus logging, completions, resources (with subscribe only if an
+// upstream takes subscriptions) and prompts when a ready upstream has them. An upstream that
+// becomes ready after a client initialized is not reflected in what that client was told.
+//
+// The gateway does not shape results itself (see the pipeline package) or cache them. The
+// _meta keys MCP reserves for the protocol (io.modelcontextprotocol/…) describe one
+// connection and are not forwarded; other _meta keys are.
 package gateway

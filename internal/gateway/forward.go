@@ -2,9 +2,11 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -32,9 +34,11 @@ const rootsTimeout = 10 * time.Second
 
 // forward is the receiving middleware of every upstream client: the requests an upstream
 // makes of its client (roots, sampling, elicitation) go to the agent's client, and its
-// answer, or its JSON-RPC error, goes back unmodified. The client asked is the one with a
-// call in progress to this upstream (the most recent call's), else the most recently active
-// one.
+// answer, or its JSON-RPC error, goes back unmodified: the gateway does not judge it (an
+// elicitation reply is not checked against the requested schema; the upstream does that).
+// The client asked is the one with a call in progress to this upstream (the most recent
+// call's), else the most recently active one. A progress token in the request is mapped
+// (see progressRoutes).
 func (u *upstream) forward(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
@@ -46,7 +50,16 @@ func (u *upstream) forward(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			p, _ := req.GetParams().(*mcp.CreateMessageWithToolsParams)
-			res, err := ss.CreateMessageWithTools(ctx, p)
+			if p != nil {
+				q := *p
+				var release func()
+				q.Meta, release = u.gw.progress.toClient(sessionOf(req), p.Meta)
+				defer release()
+				p = &q
+			}
+			rctx, stop := u.requestContext(ctx, ss)
+			defer stop()
+			res, err := ss.CreateMessageWithTools(rctx, p)
 			if err != nil {
 				return nil, forwardError(method, err)
 			}
@@ -57,29 +70,103 @@ func (u *upstream) forward(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, err
 			}
 			p, _ := req.GetParams().(*mcp.ElicitParams)
-			res, err := ss.Elicit(ctx, p)
-			if err != nil {
-				return nil, forwardError(method, err)
+			if p != nil {
+				q := *p
+				var release func()
+				q.Meta, release = u.gw.progress.toClient(sessionOf(req), p.Meta)
+				defer release()
+				p = &q
 			}
-			return res, nil
+			rctx, stop := u.requestContext(ctx, ss)
+			defer stop()
+			return elicit(rctx, ss, p)
 		}
 		return next(ctx, method, req)
 	}
 }
 
+// sessionOf returns the upstream session a request came on.
+func sessionOf(req mcp.Request) *mcp.ClientSession {
+	cs, _ := req.GetSession().(*mcp.ClientSession)
+	return cs
+}
+
+// elicit sends an elicitation request to ss and returns the client's reply as it came. The
+// SDK validates an accepted reply against the requested schema, and fills in defaults,
+// after it is received; the gateway takes the reply before that (replyKeeper) so that
+// only the upstream judges it.
+func elicit(ctx context.Context, ss *mcp.ServerSession, p *mcp.ElicitParams) (mcp.Result, error) {
+	box := &replyBox{}
+	res, err := ss.Elicit(context.WithValue(ctx, replyBoxKey{}, box), p)
+	if raw := box.get(); raw != nil {
+		var asSent mcp.ElicitResult
+		if json.Unmarshal(raw, &asSent) == nil {
+			return &asSent, nil
+		}
+	}
+	if err != nil {
+		return nil, forwardError(methodElicit, err)
+	}
+	return res, nil
+}
+
+// A replyBox receives the raw reply to a request the gateway sends to the agent's client.
+type replyBox struct {
+	mu  sync.Mutex
+	raw json.RawMessage
+}
+
+func (b *replyBox) get() json.RawMessage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.raw
+}
+
+type replyBoxKey struct{}
+
+// keepReplies is the gateway's sending middleware on the server: it copies the reply to a
+// request whose context carries a replyBox into it, before the SDK looks at the reply.
+func keepReplies(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if box, ok := ctx.Value(replyBoxKey{}).(*replyBox); ok && err == nil && res != nil {
+			if raw, merr := json.Marshal(res); merr == nil {
+				box.mu.Lock()
+				box.raw = raw
+				box.mu.Unlock()
+			}
+		}
+		return res, err
+	}
+}
+
 // forwardRoots answers roots/list with the roots of the client making the call, or, when no
-// connected client can be asked, with the roots last learned from one (none at first).
+// connected client can be asked, with the roots last learned from one (none at first). The
+// list is never null: an empty list says there are no roots.
 func (u *upstream) forwardRoots(ctx context.Context, req mcp.Request) (mcp.Result, error) {
 	ss, err := u.clientFor("roots", func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil })
 	if err != nil {
-		return &mcp.ListRootsResult{Roots: u.gw.currentRoots()}, nil
+		return &mcp.ListRootsResult{Roots: nonNilRoots(u.gw.currentRoots())}, nil
 	}
 	p, _ := req.GetParams().(*mcp.ListRootsParams)
-	res, err := ss.ListRoots(ctx, p)
+	rctx, stop := u.requestContext(ctx, ss)
+	defer stop()
+	res, err := ss.ListRoots(rctx, p)
 	if err != nil {
 		return nil, forwardError(methodListRoots, err)
 	}
+	if res == nil {
+		res = &mcp.ListRootsResult{}
+	}
+	res.Roots = nonNilRoots(res.Roots)
 	return res, nil
+}
+
+func nonNilRoots(r []*mcp.Root) []*mcp.Root {
+	if r == nil {
+		return []*mcp.Root{}
+	}
+	return r
 }
 
 // clientFor returns the agent's client to forward a request to, if it offers the capability.
@@ -106,7 +193,7 @@ func (u *upstream) caller() *mcp.ServerSession {
 	n := len(u.inflight)
 	var ss *mcp.ServerSession
 	if n > 0 {
-		ss = u.inflight[n-1]
+		ss = u.inflight[n-1].ss
 	}
 	u.mu.Unlock()
 	if ss != nil {

@@ -87,19 +87,23 @@ func (o *Options) withDefaults() Options {
 // MCP server, one session per upstream, restarting upstreams that die. See the package
 // documentation.
 type Gateway struct {
-	srv    *mcp.Server
-	opts   Options
-	down   *downstreams
-	ups    []*upstream
-	stale  map[string][]string // tool → tools its calls make stale, agent-visible names
-	ctx    context.Context     // ends at Close; every goroutine of the gateway watches it
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	srv      *mcp.Server
+	opts     Options
+	down     *downstreams
+	progress *progressRoutes
+	ups      []*upstream
+	stale    map[string][]string // tool → tools its calls make stale, agent-visible names
+	ctx      context.Context     // ends at Close; every goroutine of the gateway watches it
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
 
-	mu      sync.Mutex
-	roots   []*mcp.Root   // the roots of the most recent client that has roots
-	changed chan struct{} // closed and replaced at every status change
-	closed  bool
+	mu        sync.Mutex
+	roots     []*mcp.Root                             // the roots of the most recent client that has roots
+	levels    map[*mcp.ServerSession]mcp.LoggingLevel // the logging level each client asked for
+	links     map[string]*upstream                    // URIs of resource links upstream tools returned
+	linkOrder []string                                // the keys of links, oldest first
+	changed   chan struct{}                           // closed and replaced at every status change
+	closed    bool
 }
 
 // Start connects to the upstreams that are not disabled and re-exports their tools on srv,
@@ -119,12 +123,15 @@ func Start(ctx context.Context, ups []config.Upstream, srv *mcp.Server, opts *Op
 	o := opts.withDefaults()
 	gctx, cancel := context.WithCancel(context.Background())
 	g := &Gateway{
-		srv:     srv,
-		opts:    o,
-		down:    &downstreams{srv: srv},
-		ctx:     gctx,
-		cancel:  cancel,
-		changed: make(chan struct{}),
+		srv:      srv,
+		opts:     o,
+		down:     &downstreams{srv: srv},
+		progress: newProgressRoutes(),
+		ctx:      gctx,
+		cancel:   cancel,
+		levels:   make(map[*mcp.ServerSession]mcp.LoggingLevel),
+		links:    make(map[string]*upstream),
+		changed:  make(chan struct{}),
 	}
 	prefixes := make(map[string]string)
 	for i := range ups {
@@ -138,7 +145,8 @@ func Start(ctx context.Context, ups []config.Upstream, srv *mcp.Server, opts *Op
 		g.ups = append(g.ups, newUpstream(g, cfg))
 	}
 	g.stale = Invalidations(ups)
-	srv.AddReceivingMiddleware(g.observe)
+	srv.AddReceivingMiddleware(g.observe, g.relay)
+	srv.AddSendingMiddleware(keepReplies)
 
 	var ready []chan struct{}
 	for _, u := range g.ups {

@@ -23,14 +23,19 @@ type upstream struct {
 	red      *redactor
 	resolved *config.ResolvedUpstream // nil if the environment lacks what cfg needs
 
-	listChanged chan struct{}    // the upstream said its tools changed
-	broken      chan brokenEvent // a call found the session dead
+	listChanged      chan struct{}    // the upstream said its tools changed
+	resourcesChanged chan struct{}    // … its resources
+	promptsChanged   chan struct{}    // … its prompts
+	broken           chan brokenEvent // a call found the session dead
 
-	mu       sync.Mutex
-	st       Status
-	conn     *conn                // the live connection, nil when not ready
-	exported map[string]string    // agent-visible name → JSON of the re-exported tool
-	inflight []*mcp.ServerSession // the clients with a call in progress, in call order
+	mu        sync.Mutex
+	st        Status
+	conn      *conn             // the live connection, nil when not ready
+	exported  map[string]string // agent-visible name → JSON of the re-exported tool
+	resources exported          // re-exported resources by URI
+	templates exported          // re-exported resource templates by URI template
+	prompts   exported          // re-exported prompts by agent-visible name
+	inflight  []*inflight       // the clients' requests in progress, in arrival order
 }
 
 // brokenEvent reports that a call on sess failed in a way that leaves the session unusable.
@@ -41,11 +46,16 @@ type brokenEvent struct {
 
 func newUpstream(g *Gateway, cfg config.Upstream) *upstream {
 	u := &upstream{
-		gw:          g,
-		cfg:         cfg,
-		listChanged: make(chan struct{}, 1),
-		broken:      make(chan brokenEvent, 1),
-		exported:    make(map[string]string),
+		gw:               g,
+		cfg:              cfg,
+		listChanged:      make(chan struct{}, 1),
+		resourcesChanged: make(chan struct{}, 1),
+		promptsChanged:   make(chan struct{}, 1),
+		broken:           make(chan brokenEvent, 1),
+		exported:         make(map[string]string),
+		resources:        make(exported),
+		templates:        make(exported),
+		prompts:          make(exported),
 	}
 	transport := "stdio"
 	if cfg.URL != "" {
@@ -162,13 +172,21 @@ func (u *upstream) serve(ctx context.Context, c *conn) error {
 			<-ended
 			return c.ended(b.err)
 		case <-u.listChanged:
-			lctx, cancel := context.WithTimeout(ctx, u.gw.opts.ConnectTimeout)
-			err := u.refresh(lctx, c)
-			cancel()
-			if err != nil && ctx.Err() == nil {
-				u.log.Warn("re-listing tools after tools/list_changed failed; keeping the previous list", "error", err)
-			}
+			u.relist(ctx, c, "tools", u.refresh)
+		case <-u.resourcesChanged:
+			u.relist(ctx, c, "resources", u.refreshResources)
+		case <-u.promptsChanged:
+			u.relist(ctx, c, "prompts", u.refreshPrompts)
 		}
+	}
+}
+
+// relist lists what the upstream said changed again, within the connect timeout.
+func (u *upstream) relist(ctx context.Context, c *conn, what string, list func(context.Context, *conn) error) {
+	lctx, cancel := context.WithTimeout(ctx, u.gw.opts.ConnectTimeout)
+	defer cancel()
+	if err := list(lctx, c); err != nil && ctx.Err() == nil {
+		u.log.Warn("re-listing "+what+" after list_changed failed; keeping the previous list", "error", err)
 	}
 }
 
@@ -185,6 +203,8 @@ func (u *upstream) drop(c *conn) {
 // records that.
 func (u *upstream) stop(ctx context.Context) {
 	u.removeAll()
+	u.removeResources()
+	u.removePrompts()
 	if ctx.Err() != nil {
 		u.setStatus(func(s *Status) { s.State, s.NextRetry = StateClosed, time.Time{} })
 	}

@@ -101,7 +101,19 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 		examples: make(map[string]string),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "winnow", Title: "winnow", Version: o.Version},
-		&mcp.ServerOptions{Instructions: instructions, Logger: o.Logger})
+		&mcp.ServerOptions{
+			Instructions: instructions,
+			Logger:       o.Logger,
+			// Only what is served: winnow's own tools send no log messages (the gateway adds
+			// logging, completions, resources and prompts when an upstream has them).
+			Capabilities: &mcp.ServerCapabilities{},
+			// Subscriptions are recorded by the SDK, which then delivers
+			// notifications/resources/updated; the server has no resources of its own, so
+			// they only concern resources added through MCP, whose owner (the gateway)
+			// forwards the subscription in its middleware before it gets here.
+			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		})
 	s.mcp.AddReceivingMiddleware(s.middleware)
 	s.addContext()
 	s.addFindSymbol()
