@@ -38,28 +38,30 @@ func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 		}
 		return encodeNew(c, msgs)
 	}
+	req := rawjson.ForSource(c.Layout(), src)
 	var obj *rawjson.Object
-	var msgs []byte
-	if req := rawjson.ForSource(c.Layout(), src); req != nil {
+	var msgs [][]byte // the messages, with req
+	var edits []rawjson.Edit
+	if req != nil {
 		// The split recorded at decoding: no need to scan the body again.
-		elems, err := wire.EncodeMessages(c.Messages, memo, encodeMessage)
-		if err != nil {
+		var err error
+		if msgs, err = wire.EncodeMessages(c.Messages, memo, encodeMessage); err != nil {
 			return nil, fmt.Errorf("encode anthropic request: %w", err)
 		}
-		obj, msgs = req.Obj, req.SpliceMessages(elems)
+		obj = req.Obj
 	} else {
 		var err error
 		if obj, err = rawjson.ParseObject(src); err != nil {
 			return nil, fmt.Errorf("encode anthropic request: original body: %w", err)
 		}
 		origMsgs, _ := obj.Get("messages")
-		if msgs, err = encodeMessages(c.Messages, origMsgs, memo); err != nil {
+		arr, err := encodeMessages(c.Messages, origMsgs, memo)
+		if err != nil {
 			return nil, fmt.Errorf("encode anthropic request: %w", err)
 		}
-	}
-	var edits []rawjson.Edit
-	if e, ok := rawjson.ValueEdit(obj, "messages", msgs); ok {
-		edits = append(edits, e)
+		if e, ok := rawjson.ValueEdit(obj, "messages", arr); ok {
+			edits = append(edits, e)
+		}
 	}
 	sysOrig, hasSys := obj.Get("system")
 	if hasSys || len(c.System) > 0 {
@@ -72,6 +74,9 @@ func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 		}
 	}
 	edits = append(edits, wire.FieldEdits(obj, c.Fields, "messages", "system")...)
+	if req != nil {
+		return req.SpliceBody(msgs, edits), nil
+	}
 	return obj.Splice(edits), nil
 }
 

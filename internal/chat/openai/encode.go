@@ -51,12 +51,10 @@ func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode openai request: %w", err)
 	}
-	var msgs []byte
 	if req != nil {
-		msgs = req.SpliceMessages(elems)
-	} else {
-		msgs = rawjson.SpliceArray(origMsgs, elems)
+		return req.SpliceBody(elems, wire.FieldEdits(obj, c.Fields, "messages")), nil
 	}
+	msgs := rawjson.SpliceArray(origMsgs, elems)
 	if obj == nil {
 		var members []rawjson.Edit
 		for _, f := range c.Fields {

@@ -54,7 +54,14 @@ func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 		}
 		orig, _ = obj.Get("input")
 	}
-	input, err := encodeInput(c.Messages, memo, orig, req)
+	if req != nil && orig[0] == '[' {
+		elems, err := wire.EncodeMessages(c.Messages, memo, encodeItem)
+		if err != nil {
+			return nil, fmt.Errorf("encode responses request: %w", err)
+		}
+		return req.SpliceBody(elems, wire.FieldEdits(obj, c.Fields, "input")), nil
+	}
+	input, err := encodeInput(c.Messages, memo, orig)
 	if err != nil {
 		return nil, fmt.Errorf("encode responses request: %w", err)
 	}
@@ -73,9 +80,9 @@ func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 }
 
 // encodeInput encodes msgs as the input member that replaces orig (nil
-// for a new request), split as req if req is not nil. A string input
-// stays a string while it is one user message of one text.
-func encodeInput(msgs []chat.Message, memo *chat.EncodeMemo, orig []byte, req *rawjson.Request) ([]byte, error) {
+// for a new request). A string input stays a string while it is one user
+// message of one text.
+func encodeInput(msgs []chat.Message, memo *chat.EncodeMemo, orig []byte) ([]byte, error) {
 	if len(orig) > 0 && orig[0] == '"' {
 		if len(msgs) == 1 && msgs[0].Role == chat.RoleUser && len(msgs[0].Parts) == 1 && msgs[0].Parts[0].Type == chat.Text {
 			return wire.TextString(&msgs[0].Parts[0]), nil
@@ -95,9 +102,6 @@ func encodeInput(msgs []chat.Message, memo *chat.EncodeMemo, orig []byte, req *r
 	elems, err := wire.EncodeMessages(msgs, memo, encodeItem)
 	if err != nil {
 		return nil, err
-	}
-	if req != nil {
-		return req.SpliceMessages(elems), nil
 	}
 	return rawjson.SpliceArray(orig, elems), nil
 }

@@ -144,9 +144,16 @@ func (r *Request) Element(k int) []byte {
 	return r.Obj.Src[s[0]:s[1]:s[1]]
 }
 
-// SpliceMessages is SpliceArray for r's messages array, using the spans
-// r recorded instead of scanning the array again.
-func (r *Request) SpliceMessages(elems [][]byte) []byte {
+// SpliceBody returns r's body with its messages array replaced by elems,
+// laid out as SpliceArray lays them out (from the spans r recorded, not
+// scanning the array again), and edits applied to its other members:
+// Obj.Splice with the messages among the edits, written in one copy
+// rather than two. No edit may name the messages member.
+func (r *Request) SpliceBody(elems [][]byte, edits []Edit) []byte {
+	return r.Obj.splice(edits, r.Messages, r.messages(elems))
+}
+
+func (r *Request) messages(elems [][]byte) layout {
 	v := r.Obj.Value(r.Obj.Members[r.Messages])
 	spans := make([][2]int, len(r.Elems))
 	base := r.Obj.Members[r.Messages].ValueStart

@@ -21,6 +21,12 @@ func (o *Object) Splice(edits []Edit) []byte {
 	if len(edits) == 0 {
 		return bytes.Clone(o.Src)
 	}
+	return o.splice(edits, -1, layout{})
+}
+
+// splice is Splice that also writes v in place of the value of member
+// mi, if mi is not -1, without joining v first. No edit may name mi's key.
+func (o *Object) splice(edits []Edit, mi int, v layout) []byte {
 	last := make(map[string]int, len(o.Members))
 	for i, m := range o.Members {
 		last[m.Key] = i
@@ -30,7 +36,11 @@ func (o *Object) Splice(edits []Edit) []byte {
 		byKey[e.Key] = e
 	}
 	src := o.Src
-	out := make([]byte, 0, len(src)+editSize(edits))
+	n := len(src) + editSize(edits)
+	if mi >= 0 {
+		n += v.size() - (o.Members[mi].ValueEnd - o.Members[mi].ValueStart)
+	}
+	out := make([]byte, 0, n)
 	out = append(out, src[:o.Open+1]...)
 	first := true
 	for i, m := range o.Members {
@@ -45,9 +55,12 @@ func (o *Object) Splice(edits []Edit) []byte {
 		}
 		first = false
 		out = append(out, src[m.KeyStart:m.ValueStart]...)
-		if edited && last[m.Key] == i {
+		switch {
+		case i == mi:
+			out = v.appendTo(out)
+		case edited && last[m.Key] == i:
 			out = append(out, e.Value...)
-		} else {
+		default:
 			out = append(out, src[m.ValueStart:m.ValueEnd]...)
 		}
 	}
@@ -78,7 +91,7 @@ func appendMember(out []byte, first bool, e Edit) []byte {
 
 // Array joins encoded elements into a compact JSON array.
 func Array(elems [][]byte) []byte {
-	return join([]byte{'['}, elems, func(int) []byte { return []byte{','} }, []byte{']'})
+	return compact(elems).bytes()
 }
 
 // SpliceArray encodes elems as an array laid out like orig, the array they
@@ -91,18 +104,31 @@ func SpliceArray(orig []byte, elems [][]byte) []byte {
 	if err != nil {
 		return Array(elems)
 	}
-	return spliceSpans(orig, spans, elems)
+	return spliceSpans(orig, spans, elems).bytes()
+}
+
+// A layout is an array as the pieces it is written from, in order: lead,
+// the elements with sep(i) before element i > 0, trail.
+type layout struct {
+	lead  []byte
+	elems [][]byte
+	sep   func(i int) []byte
+	trail []byte
+}
+
+func compact(elems [][]byte) layout {
+	return layout{lead: []byte{'['}, elems: elems, sep: func(int) []byte { return []byte{','} }, trail: []byte{']'}}
 }
 
 // spliceSpans is SpliceArray given the spans of orig's elements.
-func spliceSpans(orig []byte, spans [][2]int, elems [][]byte) []byte {
+func spliceSpans(orig []byte, spans [][2]int, elems [][]byte) layout {
 	if len(spans) == 0 {
-		return Array(elems)
+		return compact(elems)
 	}
 	last := len(spans) - 1
 	lead, trail := orig[:spans[0][0]], orig[spans[last][1]:]
 	if len(elems) == 0 {
-		return append(bytes.TrimRight(bytes.Clone(lead), " \t\n\r"), bytes.TrimLeft(trail, " \t\n\r")...)
+		return layout{lead: bytes.TrimRight(lead, " \t\n\r"), trail: bytes.TrimLeft(trail, " \t\n\r")}
 	}
 	sep := func(i int) []byte {
 		switch {
@@ -113,23 +139,36 @@ func spliceSpans(orig []byte, spans [][2]int, elems [][]byte) []byte {
 		}
 		return []byte{','}
 	}
-	return join(lead, elems, sep, trail)
+	return layout{lead: lead, elems: elems, sep: sep, trail: trail}
 }
 
-func join(lead []byte, elems [][]byte, sep func(i int) []byte, trail []byte) []byte {
-	n := len(lead) + len(trail) + len(elems)
-	for _, e := range elems {
+// size returns the length of the array l writes.
+func (l layout) size() int {
+	n := len(l.lead) + len(l.trail)
+	for i, e := range l.elems {
+		if i > 0 {
+			n += len(l.sep(i))
+		}
 		n += len(e)
 	}
-	out := make([]byte, 0, n)
-	out = append(out, lead...)
-	for i, e := range elems {
+	return n
+}
+
+// appendTo appends the array l writes to out.
+func (l layout) appendTo(out []byte) []byte {
+	out = append(out, l.lead...)
+	for i, e := range l.elems {
 		if i > 0 {
-			out = append(out, sep(i)...)
+			out = append(out, l.sep(i)...)
 		}
 		out = append(out, e...)
 	}
-	return append(out, trail...)
+	return append(out, l.trail...)
+}
+
+// bytes returns the array l writes.
+func (l layout) bytes() []byte {
+	return l.appendTo(make([]byte, 0, l.size()))
 }
 
 func editSize(edits []Edit) int {

@@ -1,0 +1,43 @@
+package rawjson
+
+import (
+	"testing"
+)
+
+// TestSpliceBody checks SpliceBody against what it stands for: Splice
+// with the messages array spliced by SpliceArray among the edits.
+func TestSpliceBody(t *testing.T) {
+	bodies := []string{
+		`{"model":"m","messages":[{"a":1},{"b":2}],"stream":true}`,
+		"{\n  \"messages\": [\n    {\"a\": 1},\n    {\"b\": 2}\n  ],\n  \"x\": [1, 2]\n}\n",
+		`{"messages":[1],"model":"m","messages":[{"a":1},{"b":2},{"c":3}]}`,
+		` {"messages" : [ ] } `,
+		`{"messages":[{"a":1}]}`,
+	}
+	elemSets := [][]string{nil, {`{"a":1}`}, {`{"a":1}`, `{"z":26}`}, {`1`, `2`, `3`, `4`}}
+	editSets := [][]Edit{
+		nil,
+		{{Key: "model", Value: []byte(`"n"`)}},
+		{{Key: "stream", Delete: true}, {Key: "new", Value: []byte(`{}`)}},
+		{{Key: "x", Delete: true}},
+	}
+	for _, body := range bodies {
+		r, err := ParseRequest([]byte(body), "messages")
+		if err != nil {
+			t.Fatalf("ParseRequest(%q): %v", body, err)
+		}
+		for _, es := range elemSets {
+			var elems [][]byte
+			for _, e := range es {
+				elems = append(elems, []byte(e))
+			}
+			for _, edits := range editSets {
+				msgs := SpliceArray(r.Obj.Value(r.Obj.Members[r.Messages]), elems)
+				want := string(r.Obj.Splice(append([]Edit{{Key: "messages", Value: msgs}}, edits...)))
+				if got := string(r.SpliceBody(elems, edits)); got != want {
+					t.Errorf("SpliceBody of %q with %q and %d edits:\n got %q\nwant %q", body, es, len(edits), got, want)
+				}
+			}
+		}
+	}
+}
