@@ -33,6 +33,26 @@
 // When an upstream says its tools changed (notifications/tools/list_changed), the gateway
 // lists them again and adds and removes re-exported tools; the SDK tells the agent's clients.
 //
+// # Structured content and output schemas
+//
+// Claude Code and Codex give the model a tool result's structuredContent (as JSON) when it
+// has one, not its text content, so a Shaper that implements OutputSchemer (the pipeline
+// does) shapes structuredContent itself and decides, when a tool is re-exported, which
+// output schema it declares, per case:
+//
+//   - No output schema: none is declared; structuredContent is shaped as a whole. A repeat
+//     is {"winnow": "[same result as ...]"}; a trimmed list keeps its wrapper and kept items
+//     and holds the winnow__more hint as its "winnow" member. A text content that serialized
+//     structuredContent serializes the shaped one.
+//   - A text-carrier schema, an object whose properties are all strings without constraints
+//     (server-filesystem's {"content": string}, on every tool but read_media_file): re-exported
+//     unchanged. The strings that repeat the text content are shaped with it (a reference, a
+//     line diff, a re-encoding, a trimmed view ending with the winnow__more hint), so
+//     structuredContent and content say the same and the result still validates.
+//   - Any other output schema (server-filesystem's read_media_file, server-everything's
+//     get-structured-content): re-exported without it, since a reference or a trimmed list
+//     would not validate against it; structuredContent is then shaped as a whole, as above.
+//
 // # Failures
 //
 // An upstream whose process exits or whose HTTP session breaks is restarted with exponential

@@ -29,7 +29,11 @@ the result; [Default] assembles the standard ones in order:
     in a few scalar values becomes "[same as ..., except: state: "open" →
     "closed"]" if that takes at most half its tokens and the changes,
     parsed back from the line and applied to the earlier text, give the new
-    text byte for byte (nearref.go).
+    text byte for byte (nearref.go). Any text that differs from one of the
+    same tool and arguments by a few lines becomes a line diff, "[winnow:
+    same as the result of fs__read_text_file {"path":"a.go"} (call 3)
+    except:" and unified hunks without context, on the same two
+    conditions (linediff.go).
  3. [Encode]: package shape's lossless re-encoding (a JSON array of
     objects as a table, compact JSON, key: value lines), kept when it has
     fewer tokens.
@@ -55,10 +59,19 @@ responses are bounded (Options.MaxStoreBytes, Options.MaxRefs) and the
 least recently used go first; a ref that has gone is a tool error telling
 the agent to repeat the original call.
 
-Tool errors pass unchanged, as do images, audio, resources and
-structured content: only text content is shaped, and the upstream's
-result is never modified (the returned result is a copy sharing the
-untouched content).
+Tool errors pass unchanged, as do images, audio and resources; text
+content and structured content are shaped, and the upstream's result is
+never modified (the returned result is a copy sharing the untouched
+content). Structured content is what Claude Code and Codex give the
+model, so it carries the savings: its strings that repeat a text content
+are shaped with it, and, for a tool whose output schema was dropped or
+absent, the whole value is one more text, kept JSON (structured.go, where
+the output schema decision is described). Telemetry counts what the
+model reads: the structured content, as JSON, when there is some.
+
+A winnow__more page never counts more than Options.CallBudget tokens: an
+item too large for a page alone is sent in parts that say so and, joined,
+are the item.
 
 A stage that fails or panics leaves the texts as they were before it; the
 failure is logged (tool and stage, never text or argument values) and the
