@@ -17,11 +17,13 @@ type wireCodec struct {
 	firstMessageEnd func([]byte) int
 }
 
-// codecs are the dialects the compactor speaks.
+// codecs are the dialects the compactor speaks. They decode without
+// copying the body: Rewrite never modifies it, and RewriteCached's caller
+// promises not to either (see there).
 var codecs = map[chat.Dialect]*wireCodec{
-	chat.Anthropic: {anthropic.Decode, anthropic.DecodeExtending, anthropic.EncodeMemo, anthropic.FirstMessageEnd},
-	chat.OpenAI:    {openai.Decode, openai.DecodeExtending, openai.EncodeMemo, openai.FirstMessageEnd},
-	chat.Responses: {responses.Decode, responses.DecodeExtending, responses.EncodeMemo, responses.FirstMessageEnd},
+	chat.Anthropic: {anthropic.DecodeShared, anthropic.DecodeExtendingShared, anthropic.EncodeMemo, anthropic.FirstMessageEnd},
+	chat.OpenAI:    {openai.DecodeShared, openai.DecodeExtendingShared, openai.EncodeMemo, openai.FirstMessageEnd},
+	chat.Responses: {responses.DecodeShared, responses.DecodeExtendingShared, responses.EncodeMemo, responses.FirstMessageEnd},
 }
 
 // codecOf returns dialect's codec, or ErrDialect.

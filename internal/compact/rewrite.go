@@ -60,6 +60,11 @@ func (c *Compactor) Rewrite(dialect string, body []byte) ([]byte, Summary, error
 // bytes up to the end of its messages, then more) is decoded only past
 // them, and what was learnt of the earlier messages is reused. The result
 // is byte for byte Rewrite's, cache or not. A nil cache is Rewrite.
+//
+// The cache keeps body itself, not a copy (a copy of a megabyte body
+// costs about a tenth of a millisecond): the caller must not modify body
+// after the call. A proxy's request body, read once and forwarded as it
+// is, qualifies.
 func (c *Compactor) RewriteCached(cache *Cache, dialect string, body []byte) ([]byte, Summary, error) {
 	var sum Summary
 	decode, encode, err := codec(dialect)

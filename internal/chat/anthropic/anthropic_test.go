@@ -14,7 +14,7 @@ import (
 )
 
 // api is this package's codec, for the shared codec checks.
-var api = chattest.Codec{Decode: Decode, DecodeExtending: DecodeExtending, Encode: Encode, FirstMessageEnd: FirstMessageEnd}
+var api = chattest.Codec{Decode: Decode, DecodeExtending: DecodeExtending, DecodeShared: DecodeShared, DecodeExtendingShared: DecodeExtendingShared, Encode: Encode, FirstMessageEnd: FirstMessageEnd}
 
 // fixtures returns the Anthropic request bodies in ../testdata.
 func fixtures(t testing.TB) map[string][]byte {

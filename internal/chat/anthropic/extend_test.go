@@ -8,10 +8,12 @@ import (
 )
 
 var api = chattest.Codec{
-	Decode:          anthropic.Decode,
-	DecodeExtending: anthropic.DecodeExtending,
-	Encode:          anthropic.Encode,
-	FirstMessageEnd: anthropic.FirstMessageEnd,
+	Decode:                anthropic.Decode,
+	DecodeExtending:       anthropic.DecodeExtending,
+	DecodeShared:          anthropic.DecodeShared,
+	DecodeExtendingShared: anthropic.DecodeExtendingShared,
+	Encode:                anthropic.Encode,
+	FirstMessageEnd:       anthropic.FirstMessageEnd,
 }
 
 // TestDecodeExtending checks that decoding a body that extends an earlier

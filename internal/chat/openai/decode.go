@@ -34,6 +34,13 @@ func Decode(body []byte) (*chat.Conversation, error) {
 	return codec.Decode(body)
 }
 
+// DecodeShared is Decode that keeps body itself, where Decode keeps a
+// copy: the caller must not modify body for as long as the result is in
+// use. A proxy's request body, read once and never written, qualifies.
+func DecodeShared(body []byte) (*chat.Conversation, error) {
+	return codec.DecodeShared(body)
+}
+
 // DecodeExtending decodes body, a request that repeats prev's body byte
 // for byte up to the end of prev's last message and goes on with more
 // messages (or none) and any top-level members: the next request of the
@@ -50,6 +57,12 @@ func Decode(body []byte) (*chat.Conversation, error) {
 // request.
 func DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
 	return codec.DecodeExtending(prev, body)
+}
+
+// DecodeExtendingShared is DecodeExtending that keeps body itself, as
+// DecodeShared does.
+func DecodeExtendingShared(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
+	return codec.DecodeExtendingShared(prev, body)
 }
 
 // build assembles the conversation of raw, split as req, with msgs

@@ -8,10 +8,12 @@ import (
 )
 
 var api = chattest.Codec{
-	Decode:          openai.Decode,
-	DecodeExtending: openai.DecodeExtending,
-	Encode:          openai.Encode,
-	FirstMessageEnd: openai.FirstMessageEnd,
+	Decode:                openai.Decode,
+	DecodeExtending:       openai.DecodeExtending,
+	DecodeShared:          openai.DecodeShared,
+	DecodeExtendingShared: openai.DecodeExtendingShared,
+	Encode:                openai.Encode,
+	FirstMessageEnd:       openai.FirstMessageEnd,
 }
 
 // TestDecodeExtending checks that decoding a body that extends an earlier

@@ -13,7 +13,7 @@ import (
 )
 
 // api is this package's codec, for the shared codec checks.
-var api = chattest.Codec{Decode: Decode, DecodeExtending: DecodeExtending, Encode: Encode, FirstMessageEnd: FirstMessageEnd}
+var api = chattest.Codec{Decode: Decode, DecodeExtending: DecodeExtending, DecodeShared: DecodeShared, DecodeExtendingShared: DecodeExtendingShared, Encode: Encode, FirstMessageEnd: FirstMessageEnd}
 
 // fixtures returns the OpenAI request bodies in ../testdata, hand-written
 // ones and real agent trajectories.

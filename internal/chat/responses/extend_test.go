@@ -11,11 +11,13 @@ import (
 )
 
 var api = chattest.Codec{
-	Decode:          responses.Decode,
-	DecodeExtending: responses.DecodeExtending,
-	Encode:          responses.Encode,
-	FirstMessageEnd: responses.FirstMessageEnd,
-	Array:           "input",
+	Decode:                responses.Decode,
+	DecodeExtending:       responses.DecodeExtending,
+	DecodeShared:          responses.DecodeShared,
+	DecodeExtendingShared: responses.DecodeExtendingShared,
+	Encode:                responses.Encode,
+	FirstMessageEnd:       responses.FirstMessageEnd,
+	Array:                 "input",
 }
 
 // TestDecodeExtending checks that decoding only the appended items gives

@@ -13,7 +13,7 @@ import (
 )
 
 // api is this package's codec, for the shared codec checks.
-var api = chattest.Codec{Decode: Decode, DecodeExtending: DecodeExtending, Encode: Encode, FirstMessageEnd: FirstMessageEnd, Array: "input"}
+var api = chattest.Codec{Decode: Decode, DecodeExtending: DecodeExtending, DecodeShared: DecodeShared, DecodeExtendingShared: DecodeExtendingShared, Encode: Encode, FirstMessageEnd: FirstMessageEnd, Array: "input"}
 
 // fixtures returns the Responses request bodies in ../testdata: a
 // hand-written one with every item type and two recorded from Codex CLI.

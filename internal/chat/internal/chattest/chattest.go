@@ -16,8 +16,12 @@ import (
 type Codec struct {
 	Decode          func(body []byte) (*chat.Conversation, error)
 	DecodeExtending func(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error)
-	Encode          func(c *chat.Conversation) ([]byte, error)
-	FirstMessageEnd func(body []byte) int
+	// DecodeShared and DecodeExtendingShared, if set, are checked to do
+	// what Decode and DecodeExtending do, keeping the body itself.
+	DecodeShared          func(body []byte) (*chat.Conversation, error)
+	DecodeExtendingShared func(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error)
+	Encode                func(c *chat.Conversation) ([]byte, error)
+	FirstMessageEnd       func(body []byte) int
 	// Array names the member holding the messages; "messages" if empty.
 	Array string
 }

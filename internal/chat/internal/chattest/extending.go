@@ -3,6 +3,7 @@ package chattest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/winnowhq/winnow/internal/chat"
@@ -27,6 +28,7 @@ func Extending(t *testing.T, codec Codec, first, second string) {
 	if err != nil || !ok {
 		t.Fatalf("DecodeExtending = %v, %v", ok, err)
 	}
+	extendShared(t, codec, prev, []byte(second), ok, err)
 	if len(got.Messages) != len(full.Messages) || len(got.Fields) != len(full.Fields) || len(got.System) != len(full.System) {
 		t.Fatalf("shape: %d messages, %d fields, %d system; full decode %d, %d, %d",
 			len(got.Messages), len(got.Fields), len(got.System), len(full.Messages), len(full.Fields), len(full.System))
@@ -70,9 +72,11 @@ func Extending(t *testing.T, codec Codec, first, second string) {
 		"another history": string(bytes.Replace([]byte(second), []byte("a.go"), []byte("b.go"), 1)),
 		"shorter":         first[:len(first)/2],
 	} {
-		if _, ok, err := codec.DecodeExtending(prev, []byte(body)); ok || err != nil {
+		_, ok, err := codec.DecodeExtending(prev, []byte(body))
+		if ok || err != nil {
 			t.Errorf("%s: DecodeExtending = %v, %v; want false, nil", name, ok, err)
 		}
+		extendShared(t, codec, prev, []byte(body), ok, err)
 	}
 	end := bytes.LastIndex([]byte(second), []byte("]"))
 	for name, body := range map[string]string{
@@ -85,6 +89,7 @@ func Extending(t *testing.T, codec Codec, first, second string) {
 		if !ok || !errors.Is(err, chat.ErrMalformed) {
 			t.Errorf("%s: DecodeExtending = %v, %v; want true, ErrMalformed", name, ok, err)
 		}
+		extendShared(t, codec, prev, []byte(body), ok, err)
 	}
 	changed := prev.Clone()
 	changed.Messages[0].Parts[0].Text = "x"
@@ -93,5 +98,30 @@ func Extending(t *testing.T, codec Codec, first, second string) {
 	}
 	if n := codec.FirstMessageEnd([]byte(second)); n < 0 || second[n-1] != '}' || !bytes.Equal([]byte(second[:n]), []byte(first[:n])) {
 		t.Errorf("FirstMessageEnd = %d", n)
+	}
+}
+
+// extendShared checks codec.DecodeExtendingShared, if set, on body
+// against ok and err, what codec.DecodeExtending returned: the same
+// answer and, when it extends prev, the body encoded back as it came,
+// kept itself as the source.
+func extendShared(t *testing.T, codec Codec, prev *chat.Conversation, body []byte, ok bool, err error) {
+	t.Helper()
+	if codec.DecodeExtendingShared == nil {
+		return
+	}
+	got, sok, serr := codec.DecodeExtendingShared(prev, body)
+	if sok != ok || fmt.Sprint(serr) != fmt.Sprint(err) {
+		t.Errorf("DecodeExtendingShared = %v, %v; DecodeExtending %v, %v", sok, serr, ok, err)
+		return
+	}
+	if !ok || err != nil {
+		return
+	}
+	if enc, err := codec.Encode(got); err != nil || !bytes.Equal(enc, body) {
+		t.Errorf("DecodeExtendingShared → Encode = %q, %v; want the body", enc, err)
+	}
+	if src, _ := got.Source(); &src[0] != &body[0] {
+		t.Error("DecodeExtendingShared kept a copy of the body")
 	}
 }

@@ -3,6 +3,7 @@ package chattest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,6 +20,7 @@ import (
 func RoundTrip(t *testing.T, codec Codec, body []byte, summary func(*chat.Conversation) []string, mark func(*chat.Conversation)) {
 	t.Helper()
 	c, err := codec.Decode(body)
+	Shared(t, codec, body, c, err, summary)
 	if err != nil {
 		return
 	}
@@ -63,5 +65,32 @@ func RoundTrip(t *testing.T, codec Codec, body []byte, summary func(*chat.Conver
 	}
 	if diff := cmp.Diff(c.Fields, back.Fields); diff != "" {
 		t.Fatalf("editing changed the fields (-want +got):\n%s", diff)
+	}
+}
+
+// Shared checks codec.DecodeShared, if set, on body against c and err,
+// what codec.Decode returned: the same error or none, the same model as
+// summary renders it, the same bytes when encoded, and body itself kept
+// as the conversation's source.
+func Shared(t *testing.T, codec Codec, body []byte, c *chat.Conversation, err error, summary func(*chat.Conversation) []string) {
+	t.Helper()
+	if codec.DecodeShared == nil {
+		return
+	}
+	shared, serr := codec.DecodeShared(body)
+	if fmt.Sprint(serr) != fmt.Sprint(err) {
+		t.Fatalf("DecodeShared error %v, Decode %v", serr, err)
+	}
+	if err != nil {
+		return
+	}
+	if diff := cmp.Diff(summary(c), summary(shared)); diff != "" {
+		t.Fatalf("DecodeShared differs from Decode (-Decode +DecodeShared):\n%s", diff)
+	}
+	if out, err := codec.Encode(shared); err != nil || !bytes.Equal(out, body) {
+		t.Fatalf("DecodeShared → Encode = %q, %v; want the body", out, err)
+	}
+	if src, ok := shared.Source(); !ok || len(body) > 0 && &src[0] != &body[0] {
+		t.Fatal("DecodeShared kept a copy of the body")
 	}
 }

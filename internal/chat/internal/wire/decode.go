@@ -43,7 +43,20 @@ func (c *Codec) Decode(body []byte) (*chat.Conversation, error) {
 	if !rawjson.Valid(body) {
 		return nil, fmt.Errorf("decode %s request: %w", c.Name, chat.ErrMalformed)
 	}
-	raw := bytes.Clone(body)
+	return c.decode(bytes.Clone(body))
+}
+
+// DecodeShared is Decode that remembers body itself, not a copy: the
+// caller must not modify body while the result is in use.
+func (c *Codec) DecodeShared(body []byte) (*chat.Conversation, error) {
+	if !rawjson.Valid(body) {
+		return nil, fmt.Errorf("decode %s request: %w", c.Name, chat.ErrMalformed)
+	}
+	return c.decode(body)
+}
+
+// decode decodes raw, valid JSON that the result keeps.
+func (c *Codec) decode(raw []byte) (*chat.Conversation, error) {
 	req, err := rawjson.ParseRequest(raw, c.array())
 	switch {
 	case errors.Is(err, rawjson.ErrNotArray) && c.String != nil:
@@ -95,6 +108,17 @@ func (c *Codec) decodeString(raw []byte) (*chat.Conversation, error) {
 // body does not extend prev, or prev is not an unchanged result of
 // c.Decode or c.DecodeExtending.
 func (c *Codec) DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
+	return c.decodeExtending(prev, body, true)
+}
+
+// DecodeExtendingShared is DecodeExtending that remembers body itself,
+// not a copy: the caller must not modify body while the result is in
+// use.
+func (c *Codec) DecodeExtendingShared(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
+	return c.decodeExtending(prev, body, false)
+}
+
+func (c *Codec) decodeExtending(prev *chat.Conversation, body []byte, copyBody bool) (*chat.Conversation, bool, error) {
 	pr, ok := prev.Layout().(*rawjson.Request)
 	src, _ := prev.Source()
 	if !ok || prev.Dialect != c.Dialect || len(prev.Messages) != len(pr.Elems) || !prev.Unchanged() {
@@ -104,7 +128,10 @@ func (c *Codec) DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Con
 	if end < 0 || len(body) <= end || !bytes.Equal(body[:end], src[:end]) {
 		return nil, false, nil
 	}
-	raw := bytes.Clone(body)
+	raw := body
+	if copyBody {
+		raw = bytes.Clone(body)
+	}
 	req, from, err := rawjson.ExtendRequest(pr, raw)
 	if err != nil {
 		return nil, true, fmt.Errorf("decode %s request: %w: %w", c.Name, chat.ErrMalformed, err)
