@@ -6,9 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The real-agent tests (mcp_claude_test.go, mcp_codex_test.go) make a real client call
@@ -169,4 +172,25 @@ func checkTargets(t *testing.T, client string, direct, via [3]int) {
 		t.Errorf("%s: the listing reached the model in %d bytes through winnow, %.1f%% of its direct %d, want ≤ %.0f%%",
 			client, via[2], 100*float64(via[2])/float64(direct[2]), direct[2], 100*targetListingShare)
 	}
+}
+
+// listingBytes returns the size of server-filesystem's directory_tree result for w.Tree as
+// a client forwards it whole: its structuredContent as JSON.
+func listingBytes(t *testing.T, filesystem string, w fsWorkspace) int {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, nil).
+		Connect(t.Context(), &mcp.CommandTransport{Command: exec.Command("node", filesystem, w.Root)}, nil)
+	if err != nil {
+		t.Fatalf("server-filesystem: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "directory_tree", Arguments: map[string]any{"path": w.Tree}})
+	if err != nil || res.IsError {
+		t.Fatalf("server-filesystem directory_tree: %v %+v", err, res)
+	}
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(data)
 }

@@ -27,6 +27,11 @@
 // input_tokens_details.cached_tokens, output_tokens and its reasoning_tokens,
 // total_tokens), every event numbered by sequence_number.
 //
+// With ServerOptions.Calls the steps are those function calls instead, by name and, for
+// an MCP tool, the namespace Codex lists it in (mcp__<server>); the outputs Codex sends
+// back are kept for Server.ToolResults. ExecConfig runs `codex exec` with a config.toml of
+// the caller's (Config plus an [mcp_servers.<name>] table).
+//
 // # The rules
 //
 // The fake issued every item id, call id and encrypted_content it streamed, and knows

@@ -45,8 +45,9 @@ type item struct {
 
 // A tool is one entry of the request's tools.
 type tool struct {
-	Type string `json:"type"`
-	Name string `json:"name"`
+	Type  string `json:"type"`
+	Name  string `json:"name"`
+	Tools []tool `json:"tools"` // a namespace's
 }
 
 // Item types of the Responses API that the rules distinguish.

@@ -132,15 +132,21 @@ stream_max_retries = 0
 // HOME at home and CODEX_HOME at home/.codex, where it writes Config for baseURL (the
 // scripted API's base URL, or a proxy's in front of it; without /v1).
 func Exec(ctx context.Context, codex, baseURL, workspace, home string) (Session, error) {
+	return ExecConfig(ctx, codex, workspace, home, Config(DefaultModel, baseURL+"/v1"), Prompt)
+}
+
+// ExecConfig is Exec with the config.toml and the prompt given: Config's, plus an
+// [mcp_servers.<name>] table for one.
+func ExecConfig(ctx context.Context, codex, workspace, home, config, prompt string) (Session, error) {
 	codexHome := filepath.Join(home, ".codex")
 	if err := os.MkdirAll(codexHome, 0o755); err != nil {
 		return Session{}, fmt.Errorf("codex exec: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(Config(DefaultModel, baseURL+"/v1")), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
 		return Session{}, fmt.Errorf("codex exec: %w", err)
 	}
 	cmd := exec.CommandContext(ctx, codex, "exec", "--skip-git-repo-check", "--json",
-		"--dangerously-bypass-approvals-and-sandbox", "-C", workspace, Prompt)
+		"--dangerously-bypass-approvals-and-sandbox", "-C", workspace, prompt)
 	cmd.Dir = workspace
 	cmd.Env = []string{"HOME=" + home, "CODEX_HOME=" + codexHome, "FAKE_API_KEY=test-key",
 		"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir()}

@@ -47,6 +47,10 @@ type ServerOptions struct {
 	Record bool
 	// Logger receives one line per request; nil discards.
 	Logger *slog.Logger
+	// Calls, when set, replace the reading and patching steps: step i calls Calls[i-1]
+	// as a function call, and Steps is len(Calls). The outputs Codex sends back are kept
+	// for ToolResults.
+	Calls []ToolCall
 }
 
 // A Received is one request as the fake received it.
@@ -92,6 +96,7 @@ type Server struct {
 	ids      int // id counter
 	rep      Report
 	received []Received
+	results  []ToolResult // outputs for Calls, by first arrival
 }
 
 // A conversation is the state of one client session, keyed by prompt_cache_key.
@@ -105,6 +110,9 @@ func StartServer(opts *ServerOptions) (*Server, error) {
 	s := &Server{done: make(chan error, 1), ledger: newLedger(), convs: map[string]*conversation{}}
 	if opts != nil {
 		s.opts = *opts
+	}
+	if len(s.opts.Calls) > 0 {
+		s.opts.Steps = len(s.opts.Calls)
 	}
 	if s.opts.Steps <= 0 {
 		s.opts.Steps = DefaultSteps
@@ -285,6 +293,7 @@ func (s *Server) next(req *request, n, size int) ([]byte, error) {
 		step = max(step, is.step+1)
 		if !c.seen[is.step] {
 			c.seen[is.step] = true
+			s.noteOutput(is.step, it)
 			if s.verify(is.step, text(it.Output)) {
 				s.rep.ToolOutputs++
 			}

@@ -43,6 +43,7 @@ func chunks(s string, n int) []string {
 type outItem struct {
 	is      *issued
 	name    string // tool calls: the tool's name
+	ns      string // function calls: the namespace the tool is listed under, if any
 	args    string // function_call arguments, custom_tool_call input
 	summary string // reasoning
 	text    string // message
@@ -55,7 +56,7 @@ func (o *outItem) done() obj {
 		return obj{"type": typeReasoning, "id": o.is.id, "encrypted_content": o.is.encrypted,
 			"summary": []obj{{"type": "summary_text", "text": o.summary}}}
 	case typeFunctionCall:
-		return obj{"type": typeFunctionCall, "id": o.is.id, "status": "completed", "call_id": o.is.callID, "name": o.name, "arguments": o.args}
+		return o.namespaced(obj{"type": typeFunctionCall, "id": o.is.id, "status": "completed", "call_id": o.is.callID, "name": o.name, "arguments": o.args})
 	case typeCustomCall:
 		return obj{"type": typeCustomCall, "id": o.is.id, "status": "completed", "call_id": o.is.callID, "name": o.name, "input": o.args}
 	case typeLocalShellCall:
@@ -73,7 +74,7 @@ func (o *outItem) added() obj {
 	case typeReasoning:
 		return obj{"type": typeReasoning, "id": o.is.id, "summary": []any{}}
 	case typeFunctionCall:
-		return obj{"type": typeFunctionCall, "id": o.is.id, "status": "in_progress", "call_id": o.is.callID, "name": o.name, "arguments": ""}
+		return o.namespaced(obj{"type": typeFunctionCall, "id": o.is.id, "status": "in_progress", "call_id": o.is.callID, "name": o.name, "arguments": ""})
 	case typeCustomCall:
 		return obj{"type": typeCustomCall, "id": o.is.id, "status": "in_progress", "call_id": o.is.callID, "name": o.name, "input": ""}
 	case typeLocalShellCall:

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/winnowhq/winnow/internal/llmproxy/scripted/codex"
+)
+
+// TestMCPThroughCodex is TestMCPThroughClaudeCode with the real Codex (codex exec) and a
+// scripted Responses API: the same three calls, straight and through `winnow mcp`, asserting
+// on the function_call_output Codex sends back.
+func TestMCPThroughCodex(t *testing.T) {
+	bin := agentBin(t, "codex")
+	filesystem := npmServer(t, "server-filesystem")
+	w := writeFSWorkspace(t)
+
+	direct := runCodexMCP(t, bin, w, "fs", fmt.Sprintf("command = \"node\"\nargs = [%q, %q]\n", filesystem, w.Root), "")
+	cfg, _ := winnowConfig(t, filesystem, w)
+	wbin, wargs, wenv := winnowCommand(t, cfg)
+	quoted := make([]string, len(wargs))
+	for i, a := range wargs {
+		quoted[i] = fmt.Sprintf("%q", a)
+	}
+	var env []string
+	for k, v := range wenv {
+		env = append(env, fmt.Sprintf("%s = %q", k, v))
+	}
+	via := runCodexMCP(t, bin, w, "winnow", fmt.Sprintf("command = %q\nargs = [%s]\nenv = { %s }\n",
+		wbin, strings.Join(quoted, ", "), strings.Join(env, ", ")), "fs__")
+
+	form := codexForm(direct[0].Text(), w.FileText)
+	t.Logf("Codex forwards a read_text_file result (content text plus structuredContent) as: %s", form)
+	if form == "other" {
+		t.Errorf("Codex forwarded the first direct read as neither its text nor its structuredContent:\n%.400s", direct[0].Text())
+	}
+	if got := via[0].Text(); !strings.Contains(got, "design notes for the scripted read") {
+		t.Errorf("the first read through winnow lacks the file:\n%.400s", got)
+	}
+	size := func(rs []codex.ToolResult) [3]int {
+		return [3]int{len(rs[0].Text()), len(rs[1].Text()), len(rs[2].Text())}
+	}
+	ds, vs := size(direct), size(via)
+	// Codex cuts a long output's middle ("…N tokens truncated…"): the listing's direct size
+	// is the whole result's, which the model would need to see it all.
+	full := listingBytes(t, filesystem, w)
+	for i, r := range [][]codex.ToolResult{direct, via} {
+		if strings.Contains(r[2].Text(), "tokens truncated…") {
+			t.Logf("Codex cut the middle of the listing %s (%d bytes forwarded; the whole result is %d bytes)",
+				[]string{"direct", "through winnow"}[i], len(r[2].Text()), full)
+		}
+	}
+	ds[2] = max(ds[2], full)
+	logSizes(t, "Codex", ds, vs)
+	t.Logf("Codex, the repeated read through winnow as the model got it: %.300s", via[1].Text())
+	if !strings.Contains(via[2].Text(), "winnow__more") {
+		t.Errorf("Codex: no winnow__more hint in the listing the model got:\n%.400s", via[2].Text())
+	}
+	checkTargets(t, "Codex", ds, vs)
+}
+
+// mcpModel is the model Codex is configured with: one it does not know. For the models it
+// knows to support tool search (gpt-5.5-codex among them) Codex 0.169 lists MCP tools
+// only behind its tool_search tool, as Claude Code does unless ENABLE_TOOL_SEARCH=false.
+const mcpModel = "scripted-mcp-model"
+
+// codexForm is resultForm for Codex, which puts "Wall time: …\nOutput:\n" before what it
+// forwards.
+func codexForm(forwarded, want string) string {
+	if _, rest, ok := strings.Cut(forwarded, "\nOutput:\n"); ok && strings.HasPrefix(forwarded, "Wall time: ") {
+		forwarded = rest
+	}
+	if f := resultForm(forwarded, want); f != "other" {
+		return f
+	}
+	var v any
+	if json.Unmarshal([]byte(forwarded), &v) == nil {
+		if m, ok := v.(map[string]any); ok {
+			for _, k := range []string{"structuredContent", "structured_content"} {
+				if s, ok := m[k].(map[string]any); ok && s["content"] == want {
+					return "structuredContent"
+				}
+			}
+		}
+	}
+	return "other"
+}
+
+// runCodexMCP runs one `codex exec` session with the MCP server table body registered
+// as [mcp_servers.name], the scripted model calling server-filesystem's tools (prefixed
+// with toolPrefix on the server, as winnow re-exports them), and fails the test unless the
+// session completed with every call answered.
+func runCodexMCP(t *testing.T, bin string, w fsWorkspace, name, table, toolPrefix string) []codex.ToolResult {
+	t.Helper()
+	ns := "mcp__" + name // Codex lists an MCP server's tools in a namespace of its own
+	calls := []codex.ToolCall{
+		{Namespace: ns, Name: toolPrefix + "read_text_file", Arguments: map[string]any{"path": w.File}},
+		{Namespace: ns, Name: toolPrefix + "read_text_file", Arguments: map[string]any{"path": w.File}},
+		{Namespace: ns, Name: toolPrefix + "directory_tree", Arguments: map[string]any{"path": w.Tree}},
+	}
+	api, err := codex.StartServer(&codex.ServerOptions{Calls: calls, Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Close()
+	config := codex.Config(mcpModel, api.URL+"/v1") +
+		fmt.Sprintf("\n[mcp_servers.%s]\n%sstartup_timeout_sec = 60\ntool_timeout_sec = 60\n", name, table)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	sess, err := codex.ExecConfig(ctx, bin, w.Root, filepath.Join(dir, "home"), config,
+		"Read notes/design.md twice with the filesystem tools, then list the tree directory.")
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	rep := api.Report()
+	for _, v := range rep.Invalid {
+		t.Errorf("%s: invalid request: %+v", name, v)
+	}
+	results := api.ToolResults()
+	if !sess.Completed() || !rep.Finished || len(results) != len(calls) {
+		t.Fatalf("%s: codex exec: exit %d, final %q, errors %v; script finished %v with %d of %d results; API errors %v\nstderr: %s",
+			name, sess.ExitCode, sess.Final, sess.Errors, rep.Finished, len(results), len(calls), rep.Errors, sess.Stderr)
+	}
+	if name == "fs" {
+		saveCodexFixture(t, api.Requests())
+	}
+	return results
+}
+
+// saveCodexFixture saves the request that carried the first read's output back to the
+// model, without Codex's instructions, messages and built-in tools.
+func saveCodexFixture(t *testing.T, rs []codex.Received) {
+	t.Helper()
+	for _, r := range rs {
+		var body map[string]any
+		if json.Unmarshal(r.Body, &body) != nil {
+			continue
+		}
+		input, _ := body["input"].([]any)
+		outputs := 0
+		for _, it := range input {
+			if m, _ := it.(map[string]any); m["type"] == "function_call_output" {
+				outputs++
+			}
+		}
+		if outputs != 1 {
+			continue
+		}
+		body["instructions"] = "(Codex's instructions, left out)"
+		var calls []any // the call and its output; Codex's developer and user messages left out
+		for _, it := range input {
+			if m, _ := it.(map[string]any); m["type"] == "function_call" || m["type"] == "function_call_output" {
+				calls = append(calls, it)
+			}
+		}
+		body["input"] = calls
+		var mcpTools []any
+		for _, tl := range body["tools"].([]any) {
+			if n, _ := tl.(map[string]any)["name"].(string); strings.HasPrefix(n, "mcp__") {
+				mcpTools = append(mcpTools, tl)
+			}
+		}
+		body["tools"] = mcpTools
+		data, _ := json.Marshal(body)
+		writeClientFixture(t, "codex-0.169.0-read_text_file.json", data)
+		return
+	}
+}
