@@ -1,6 +1,10 @@
 package tokens
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
 
 // An Estimator approximates token counts without running the BPE: one pass
 // over the bytes counts the pieces the tokenizers' pre-splitting regexps
@@ -213,10 +217,7 @@ func measureWord(s string, i int, f *features) int {
 		b := s[i]
 		switch byteClass[b] {
 		case cLower:
-			j := i + 1
-			for j < len(s) && byteClass[s[j]] == cLower {
-				j++
-			}
+			j := lowerRun(s, i+1)
 			n += j - i
 			i = j - 1
 			prevLower = true
@@ -245,6 +246,27 @@ func measureWord(s string, i int, f *features) int {
 		}
 	}
 	f.word(n, upper)
+	return i
+}
+
+// lowerRun returns where the run of lower-case ASCII letters at s[i]
+// ends. Eight bytes at a time, a byte b is flagged by the high bit of
+// b&0x7f + 0x80-'a' (set from 'a' up) but not of b&0x7f + 0x80-'z'-1 (set
+// past 'z') nor of b itself (not ASCII); no sum carries into the next
+// byte, so every flag is exact.
+func lowerRun(s string, i int) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		t := x &^ high
+		lower := (t + ones*(0x80-'a')) &^ (t + ones*(0x80-'z'-1)) &^ x & high
+		if lower != high {
+			return i + bits.TrailingZeros64(^lower&high)/8
+		}
+	}
+	for i < len(s) && byteClass[s[i]] == cLower {
+		i++
+	}
 	return i
 }
 

@@ -100,3 +100,22 @@ func TestFeatureNames(t *testing.T) {
 		seen[name] = true
 	}
 }
+
+// FuzzLowerRun checks lowerRun, which reads eight bytes at a time, against
+// the byte-at-a-time loop it stands for, from every offset.
+func FuzzLowerRun(f *testing.F) {
+	for _, s := range []string{"", "abc", "abcdefghijklmnopqrstuvwxyz{`@[", "word Word wordier\xe2\x80\x94abcdefgh\x80z", "zzzzzzzz{zzzzzzz`aaaaaaaa"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := range len(s) + 1 {
+			want := i
+			for want < len(s) && byteClass[s[want]] == cLower {
+				want++
+			}
+			if got := lowerRun(s, i); got != want {
+				t.Fatalf("lowerRun(%q, %d) = %d, want %d", s, i, got, want)
+			}
+		}
+	})
+}
