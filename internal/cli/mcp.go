@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -22,14 +21,26 @@ func (a *app) mcpCommand() *cobra.Command {
 	var allowRemote bool
 	var maxOutput int
 	var refresh time.Duration
+	var origins []string
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve winnow's tools to an agent over MCP (stdio, or streamable HTTP)",
 		Long: `Mcp serves winnow's tools to an LLM agent over the Model Context Protocol:
-context (the token-budgeted context of a task), find_symbol (definitions by
-name, with their source on request), outline (the skeleton of a file or
-directory) and references (who uses a name). Answers are capped at
---max-output-tokens and say what was cut.
+
+  context      the token-budgeted context of a task
+  find_symbol  definitions by name, with their source on request
+  outline      the skeleton of a file or directory
+  references   who uses a name
+  telescope    a digest of the repository, directory or file, level by level
+  drilldown    open a telescope entry: its members, or a file's or part's source
+  <prefix>__<tool>  the tools of each [[upstream]] MCP server of the user
+               configuration (winnow is then their gateway), with their
+               resources and prompts
+  winnow__more the rest of an upstream result the gateway trimmed (with
+               upstreams only)
+
+Answers of winnow's own tools are capped at --max-output-tokens and say what
+was cut.
 
 By default it speaks MCP on stdin and stdout, as agents expect of a server
 they start themselves; logs and the first indexing's summary go to stderr.
@@ -39,11 +50,15 @@ on interrupt it stops taking calls and lets those in flight finish.
 
 The server answers at once. The index is built (on first use) or brought up
 to date in the background as it starts, and tool calls wait for that; after
-that, each call brings it up to date first, at most once per --refresh.`,
+that, each call brings it up to date first, at most once per --refresh.
+Outside a git repository (with no .winnow.toml and no --repo), nothing is
+indexed at start: the current directory is indexed when a tool first needs
+it, so that starting in a home directory does not index all of it.`,
 		Example: `  claude mcp add winnow -- winnow mcp
   winnow mcp --repo ~/src/project
   winnow mcp --http 127.0.0.1:8765
-  winnow mcp --http 127.0.0.1:8765 --max-output-tokens 4000`,
+  winnow mcp --http 127.0.0.1:8765 --max-output-tokens 4000
+  winnow mcp --http 127.0.0.1:8765 --allow-origin https://inspector.example`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if httpAddr != "" {
@@ -62,6 +77,7 @@ that, each call brings it up to date first, at most once per --refresh.`,
 				RefreshInterval: refresh,
 				Version:         version(),
 				Logger:          a.logger(),
+				AllowedOrigins:  origins,
 			}, httpAddr, allowRemote)
 		},
 	}
@@ -69,6 +85,7 @@ that, each call brings it up to date first, at most once per --refresh.`,
 	fs := cmd.Flags()
 	fs.StringVar(&httpAddr, "http", "", "serve streamable HTTP on this host:port (e.g. 127.0.0.1:8765) instead of stdio")
 	fs.BoolVar(&allowRemote, "allow-remote", false, "allow --http to listen on a non-loopback address (exposes the repository's code to the network)")
+	fs.StringArrayVar(&origins, "allow-origin", nil, "with --http, also serve requests whose Origin header is this (scheme://host[:port], or * for any); loopback origins are always served, others refused with 403")
 	fs.IntVar(&maxOutput, "max-output-tokens", mcpserver.DefaultMaxOutputTokens, "cap of each answer, in o200k tokens")
 	fs.DurationVar(&refresh, "refresh", mcpserver.DefaultRefreshInterval, "bring the index up to date before answering at most this often")
 	return cmd
@@ -85,6 +102,7 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 	if err != nil {
 		return err
 	}
+	lazy := f.repo == "" && !isProject(root)
 	ixOpts, err := a.indexOptions(cmd, f, root)
 	if err != nil {
 		return err
@@ -120,7 +138,10 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 	if err != nil {
 		return err
 	}
-	if !keep {
+	if lazy && !existed {
+		fmt.Fprintf(a.stderr, "winnow mcp: %s is not in a git repository (no .git, .winnow.toml or index): nothing is indexed now; it is indexed when a tool first needs it (pass --repo DIR to serve another directory)\n", root)
+	}
+	if !keep && !(lazy && !existed) {
 		updateCtx, cancel := context.WithCancel(ctx)
 		updated := make(chan struct{})
 		go func() {
@@ -152,17 +173,20 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 }
 
 // stdioTransport is MCP over the command's stdin and stdout, which then
-// carry nothing but the protocol.
+// carry nothing but the protocol. A malformed line is answered with a
+// JSON-RPC error and does not end the session.
 func (a *app) stdioTransport() mcp.Transport {
-	in, ok := a.stdin.(io.ReadCloser)
-	if !ok {
-		in = io.NopCloser(a.stdin)
-	}
-	return &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{a.stdout}}
+	return mcpserver.StdioTransport(a.stdin, a.stdout)
 }
 
-// nopWriteCloser is a Writer with a Close that leaves it open: stdout
-// stays usable after the session ends.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
+// isProject reports whether root is a project winnow should index at
+// start: a git work tree, or a directory with winnow's configuration or
+// index. findRoot falls back to the current directory when it finds none.
+func isProject(root string) bool {
+	for _, marker := range []string{".git", config.RepoFile, filepath.Join(".winnow", "index.db")} {
+		if _, err := os.Stat(filepath.Join(root, marker)); err == nil {
+			return true
+		}
+	}
+	return false
+}

@@ -3,8 +3,10 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,6 +31,13 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != methodCallTool || !ok || call.Params == nil {
 			return next(ctx, method, req)
 		}
+		if _, own := s.examples[call.Params.Name]; own {
+			if name, ok := nullArgument(call.Params.Arguments); ok {
+				msg := fmt.Sprintf("Invalid arguments for %s: %q is null; give it a value of the type the tool's schema says, or leave it out if it is optional.\nCall it with a JSON object like %s (see the tool's description for every argument).",
+					call.Params.Name, clipRuns(name, maxEcho), s.examples[call.Params.Name])
+				return errorText(msg, errors.New(msg)), nil
+			}
+		}
 		valid := new(bool)
 		ctx = context.WithValue(ctx, argumentsValidKey{}, valid)
 		res, err := s.guard(ctx, call.Params.Name, func() (mcp.Result, error) { return next(ctx, method, req) })
@@ -41,6 +50,9 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if out.IsError && !*valid {
 			out = s.explainArguments(call.Params.Name, out)
+		}
+		if _, own := s.examples[call.Params.Name]; own && out.IsError {
+			out = clipEchoes(out)
 		}
 		if s.post != nil {
 			if p := s.post(ctx, call.Params.Name, call.Params.Arguments, out); p != nil {
@@ -92,4 +104,79 @@ func (s *Server) explainArguments(tool string, res *mcp.CallToolResult) *mcp.Cal
 	out := *res
 	out.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 	return &out
+}
+
+// maxEcho bounds how much of one argument a tool error repeats: an agent
+// that sent a megabyte as a name gets its start back, not the megabyte.
+const maxEcho = 200
+
+// nullArgument returns the name of the first argument whose value is
+// null, if any: the SDK's schema check would report it as
+// "<invalid reflect.Value>".
+func nullArgument(raw json.RawMessage) (string, bool) {
+	var args map[string]json.RawMessage
+	if json.Unmarshal(raw, &args) != nil {
+		return "", false
+	}
+	for name, v := range args {
+		if string(v) == "null" {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// clipEchoes shortens, in an error result's text, every run of more than
+// maxEcho bytes without a space (a quoted argument, mostly) to its start
+// and a note of how much was left out.
+func clipEchoes(res *mcp.CallToolResult) *mcp.CallToolResult {
+	var out *mcp.CallToolResult
+	for i, c := range res.Content {
+		t, ok := c.(*mcp.TextContent)
+		if !ok || len(t.Text) <= maxEcho {
+			continue
+		}
+		clipped := clipRuns(t.Text, maxEcho)
+		if clipped == t.Text {
+			continue
+		}
+		if out == nil {
+			cp := *res
+			cp.Content = append([]mcp.Content(nil), res.Content...)
+			out = &cp
+		}
+		tc := *t
+		tc.Text = clipped
+		out.Content[i] = &tc
+	}
+	if out == nil {
+		return res
+	}
+	return out
+}
+
+// clipRuns shortens every run of more than max bytes without white space
+// in s to its first max/2 bytes (at a rune boundary), "…" and the number
+// of bytes left out.
+func clipRuns(s string, max int) string {
+	var b strings.Builder
+	start := 0
+	flush := func(end int) {
+		run := s[start:end]
+		if len(run) > max {
+			keep := runeStart(run, max/2)
+			fmt.Fprintf(&b, "%s…[%d more bytes]", run[:keep], len(run)-keep)
+		} else {
+			b.WriteString(run)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\n' || s[i] == '\t' {
+			flush(i)
+			b.WriteByte(s[i])
+			start = i + 1
+		}
+	}
+	flush(len(s))
+	return b.String()
 }

@@ -25,10 +25,13 @@ const (
 // Handler returns an http.Handler that serves the server over the
 // streamable HTTP transport, one MCP session per client. Sessions idle for
 // half an hour are closed. Requests arriving on a loopback address with a
-// Host header naming another host are refused (DNS rebinding).
+// Host header naming another host, and requests whose Origin is neither
+// loopback nor in Options.AllowedOrigins, are refused with 403 (DNS
+// rebinding); a request without a session that is not an initialize gets
+// a JSON-RPC error saying to initialize first (see guardHTTP).
 func (s *Server) Handler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{SessionTimeout: sessionIdle, Logger: s.log})
+	return guardHTTP(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{SessionTimeout: sessionIdle, Logger: s.log}), s.origins)
 }
 
 // CheckAddr checks a listening address, host:port, before anything is

@@ -44,6 +44,9 @@ type Options struct {
 	// Telescope, if set, serves the telescope and drilldown tools over the
 	// same repository; its root must be the index's.
 	Telescope *telescope.Engine
+	// AllowedOrigins are the origins (scheme://host[:port], or "*") besides
+	// loopback ones whose HTTP requests are served; see Handler.
+	AllowedOrigins []string
 }
 
 // A Server serves winnow's tools over MCP for one repository index. It is
@@ -57,6 +60,8 @@ type Server struct {
 	post   PostProcessor
 	log    *slog.Logger
 	tel    *telescope.Engine
+	// origins are Options.AllowedOrigins.
+	origins []string
 
 	// examples holds an example of valid arguments for each of winnow's
 	// own tools, shown when a call's arguments do not fit the schema.
@@ -97,6 +102,7 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 		limit:    limit,
 		post:     o.PostProcess,
 		tel:      o.Telescope,
+		origins:  o.AllowedOrigins,
 		log:      o.Logger,
 		examples: make(map[string]string),
 	}
@@ -153,7 +159,13 @@ func (s *Server) Refresh(ctx context.Context) (*index.Stats, error) {
 }
 
 // ToolNames returns the names of winnow's own tools, in the order they
-// are registered.
+// are registered, without the telescope's (TelescopeToolNames).
 func ToolNames() []string {
 	return []string{toolContext, toolFindSymbol, toolOutline, toolReferences}
+}
+
+// TelescopeToolNames returns the names of the tools served when
+// Options.Telescope is set.
+func TelescopeToolNames() []string {
+	return []string{toolTelescope, toolDrilldown}
 }

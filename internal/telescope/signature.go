@@ -148,23 +148,22 @@ func codeHeadline(lead []string, syms []symbol.Symbol) string {
 	return "defines " + strings.Join(names, ", ")
 }
 
-// codeParts are a code unit's L0 pieces: the preamble before the first top-level definition,
-// when it holds anything, then each top-level definition.
+// codeParts are a code unit's L0 pieces: the preamble before the first definition, when it
+// holds anything, then each definition not inside an earlier one. A definition with a parent
+// that lies outside the parent's lines (a Go method, whose parent is its receiver's type) is
+// a part of its own; one nested in its parent's lines (a Python method) is in the parent's.
 func codeParts(syms []symbol.Symbol, lines []string) []Part {
 	var parts []Part
 	first := len(lines) + 1
 	for _, s := range syms {
-		if s.Parent == "" {
-			first = s.Span.StartLine
-			break
-		}
+		first = min(first, s.Span.StartLine)
 	}
 	if first > 1 && strings.TrimSpace(strings.Join(lines[:min(first-1, len(lines))], "")) != "" {
 		parts = append(parts, Part{Title: "preamble (imports, declarations)", StartLine: 1, EndLine: min(first-1, len(lines))})
 	}
 	end := 0
 	for _, s := range syms {
-		if s.Parent != "" || s.Span.StartLine <= end {
+		if s.Span.StartLine <= end {
 			continue
 		}
 		title := firstLine(s.Signature)
