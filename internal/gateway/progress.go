@@ -6,6 +6,7 @@ import (
 	"maps"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -82,11 +83,18 @@ func (p *progressRoutes) toUpstream(ctx context.Context, ss *mcp.ServerSession, 
 	p.mu.Unlock()
 	out[progressTokenKey] = own
 	return out, func() {
-		p.mu.Lock()
-		delete(p.toDown, own)
-		p.mu.Unlock()
+		// The SDK may hand the upstream's last notifications to the gateway after the
+		// response they came before: keep the route a little longer.
+		time.AfterFunc(progressGrace, func() {
+			p.mu.Lock()
+			delete(p.toDown, own)
+			p.mu.Unlock()
+		})
 	}
 }
+
+// progressGrace is how long a route outlives its request.
+const progressGrace = 2 * time.Second
 
 // toClient does for a request of an upstream's session cs what toUpstream does for the
 // agent's.
@@ -144,7 +152,8 @@ func (u *upstream) onProgress(_ context.Context, req *mcp.ProgressNotificationCl
 	}
 	p := *req.Params
 	p.ProgressToken = d.token
-	if err := d.ss.NotifyProgress(d.ctx, &p); err != nil {
+	// The request's context routes the notification; it may have ended (see progressGrace).
+	if err := d.ss.NotifyProgress(context.WithoutCancel(d.ctx), &p); err != nil {
 		u.log.Debug("forwarding a progress notification to the client failed", "error", err)
 	}
 }
