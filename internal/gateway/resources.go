@@ -229,7 +229,9 @@ func (g *Gateway) listedBy(uri string) *upstream {
 
 // resourceOwner returns the upstream that serves uri, or nil: the one that listed it, else
 // the one whose tool returned it in a resource link, else the one whose resource template
-// has the longest literal start that uri begins with.
+// has the longest literal start that uri begins with, else the only upstream that serves
+// resources at all (a server may serve URIs it does not list: server-everything accepts a
+// subscription to test://watched-resource).
 func (g *Gateway) resourceOwner(uri string) *upstream {
 	if u := g.listedBy(uri); u != nil {
 		return u
@@ -251,7 +253,27 @@ func (g *Gateway) resourceOwner(uri string) *upstream {
 		}
 		u.mu.Unlock()
 	}
-	return best
+	if best != nil {
+		return best
+	}
+	return g.soleResourceServer()
+}
+
+// soleResourceServer returns the one upstream whose session declares resources, or nil
+// when none or several do.
+func (g *Gateway) soleResourceServer() *upstream {
+	var sole *upstream
+	for _, u := range g.ups {
+		c, _ := u.current()
+		if c == nil || !c.has(func(s *mcp.ServerCapabilities) bool { return s.Resources != nil }) {
+			continue
+		}
+		if sole != nil {
+			return nil
+		}
+		sole = u
+	}
+	return sole
 }
 
 // noteLinks remembers the URIs of the resource links and embedded resources in a result of
