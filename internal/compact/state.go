@@ -123,9 +123,7 @@ func newSeededState(conv *chat.Conversation, opts Options, on map[string]bool, s
 	n := min(len(sd.facts), len(conv.Messages))
 	st.facts = make([]msgFacts, len(conv.Messages))
 	copy(st.facts, sd.facts[:n])
-	for i := n; i < len(conv.Messages); i++ {
-		st.facts[i] = newFacts(st.est, &conv.Messages[i])
-	}
+	readFacts(st.est, conv.Messages[n:], st.facts[n:])
 	st.family = conversationFamily(conv)
 	st.analyse()
 	st.server = serverMode(st)
