@@ -152,3 +152,32 @@ func TestHelpers(t *testing.T) {
 		t.Error("a new part claims an origin")
 	}
 }
+
+// A layout recorded at decoding is kept by changes and clones, like the
+// source bytes, and is gone with them when a part becomes another type.
+func TestLayout(t *testing.T) {
+	var p chat.Part
+	p.Type = chat.Text
+	p.MarkDecodedLayout([]byte(`{"type":"text","text":"a"}`), "text", "layout")
+	var m chat.Message
+	m.Parts = []chat.Part{p}
+	m.MarkDecodedLayout([]byte(`{"role":"user","content":[{"type":"text","text":"a"}]}`), "message layout")
+	m.Parts[0].Text = "changed"
+	if got := m.Parts[0].Layout(); got != "layout" {
+		t.Errorf("changed part: Layout() = %v", got)
+	}
+	c := chat.Conversation{Messages: []chat.Message{m}}
+	if got := c.Clone().Messages[0].Layout(); got != "message layout" {
+		t.Errorf("cloned message: Layout() = %v", got)
+	}
+	m.Parts[0].Type = chat.Thinking
+	if got := m.Parts[0].Layout(); got != nil {
+		t.Errorf("part of another type: Layout() = %v, want nil", got)
+	}
+	if got := (&chat.Part{Type: chat.Text}).Layout(); got != nil {
+		t.Errorf("new part: Layout() = %v, want nil", got)
+	}
+	if got := (&chat.Message{}).Layout(); got != nil {
+		t.Errorf("new message: Layout() = %v, want nil", got)
+	}
+}

@@ -20,12 +20,14 @@ type partOrigin struct {
 	input     []byte // a private copy: Input is exported and mutable
 	isError   bool
 	content   []*partOrigin
+	layout    any // what the codec found in raw; opaque here
 }
 
 type msgOrigin struct {
-	raw   []byte
-	role  Role
-	parts []*partOrigin
+	raw    []byte
+	role   Role
+	parts  []*partOrigin
+	layout any // what the codec found in raw; opaque here
 }
 
 type convOrigin struct {
@@ -41,7 +43,16 @@ type convOrigin struct {
 // as decoded from raw, a block whose wire type is wire. Codecs call it
 // once p is filled in and its Content parts are marked; passes never do.
 func (p *Part) MarkDecoded(raw []byte, wire string) {
+	p.MarkDecodedLayout(raw, wire, nil)
+}
+
+// MarkDecodedLayout is MarkDecoded that also records layout, what the
+// codec found out about raw while decoding it (where its members lie), so
+// that it can re-encode p once p has changed without scanning raw again.
+// The value is the codec's own; this package only keeps it.
+func (p *Part) MarkDecodedLayout(raw []byte, wire string, layout any) {
 	p.orig = &partOrigin{
+		layout:    layout,
 		raw:       raw,
 		wire:      wire,
 		typ:       p.Type,
@@ -88,6 +99,16 @@ func (p *Part) Source() ([]byte, bool) {
 	return p.orig.raw, true
 }
 
+// Layout returns what the codec recorded with MarkDecodedLayout about the
+// bytes Source returns, or nil when there are no such bytes or nothing
+// was recorded.
+func (p *Part) Layout() any {
+	if p.orig == nil || p.Type != p.orig.typ {
+		return nil
+	}
+	return p.orig.layout
+}
+
 // WireType returns the block type p was decoded from ("tool_use",
 // "server_tool_use", "image_url", "refusal", ...), or "" for a new part.
 func (p *Part) WireType() string {
@@ -113,7 +134,24 @@ func (p *Part) SameOrigin(q *Part) bool {
 // MarkDecoded records m's role and the origins of its parts as decoded
 // from raw. Codecs call it once the parts are marked.
 func (m *Message) MarkDecoded(raw []byte) {
-	m.orig = &msgOrigin{raw: raw, role: m.Role, parts: partOrigins(m.Parts)}
+	m.MarkDecodedLayout(raw, nil)
+}
+
+// MarkDecodedLayout is MarkDecoded that also records layout, what the
+// codec found out about raw while decoding it, as Part.MarkDecodedLayout
+// does.
+func (m *Message) MarkDecodedLayout(raw []byte, layout any) {
+	m.orig = &msgOrigin{raw: raw, role: m.Role, parts: partOrigins(m.Parts), layout: layout}
+}
+
+// Layout returns what the codec recorded with MarkDecodedLayout about the
+// bytes Source returns, or nil for a new message or when nothing was
+// recorded.
+func (m *Message) Layout() any {
+	if m.orig == nil {
+		return nil
+	}
+	return m.orig.layout
 }
 
 // Unchanged reports whether m was decoded and neither its role nor its

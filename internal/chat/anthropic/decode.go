@@ -67,7 +67,7 @@ func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Convers
 	}
 	if sys, ok := obj.Get("system"); ok {
 		var err error
-		if c.System, err = decodeContent(sys, false); err != nil {
+		if c.System, _, err = decodeContent(sys, false); err != nil {
 			return nil, fmt.Errorf("decode anthropic request: system: %w", err)
 		}
 	}
@@ -81,41 +81,64 @@ func decodeMessage(raw []byte) (chat.Message, error) {
 		return chat.Message{}, err
 	}
 	m := chat.Message{Role: role}
+	var arr *rawjson.ArraySpans
 	if cv, ok := obj.Get("content"); ok {
-		if m.Parts, err = decodeContent(cv, false); err != nil {
+		if m.Parts, arr, err = decodeContent(cv, false); err != nil {
 			return chat.Message{}, fmt.Errorf("content: %w", err)
 		}
 	}
-	m.MarkDecoded(raw)
+	m.MarkDecodedLayout(raw, &layout{obj: obj, content: arr})
 	return m, nil
 }
 
+// A layout is what decoding found in a message or block that encoding
+// needs once it has changed: its members and, when its content is an
+// array, that array's elements. It spares encoding a second scan of the
+// original bytes, which for a cleared tool result are most of its
+// message's.
+type layout struct {
+	obj     *rawjson.Object
+	content *rawjson.ArraySpans // nil unless content is an array
+}
+
+// objectOf returns the members of src, the original bytes of a message or
+// block, from l, the layout decoding recorded for it, if l is src's, and
+// else by parsing src; and its content array's elements when l has them.
+func objectOf(l any, src []byte) (*rawjson.Object, *rawjson.ArraySpans, error) {
+	if l, ok := l.(*layout); ok && rawjson.Same(l.obj.Src, src) {
+		return l.obj, l.content, nil
+	}
+	obj, err := rawjson.ParseObject(src)
+	return obj, nil, err
+}
+
 // decodeContent decodes a content value: a string is one Text part, an
-// array its blocks, null nothing. In a tool result's content (nested),
-// tool_use and tool_result blocks, which the API does not allow there, are
-// Unknown; this also keeps decoding linear in the body's size however
-// deeply a hostile body nests them.
-func decodeContent(v []byte, nested bool) ([]chat.Part, error) {
+// array its blocks (and the array's split), null nothing. In a tool
+// result's content (nested), tool_use and tool_result blocks, which the
+// API does not allow there, are Unknown; this also keeps decoding linear
+// in the body's size however deeply a hostile body nests them.
+func decodeContent(v []byte, nested bool) ([]chat.Part, *rawjson.ArraySpans, error) {
 	switch {
 	case rawjson.IsNull(v):
-		return nil, nil
+		return nil, nil, nil
 	case v[0] == '"':
 		s, _ := rawjson.String(v)
 		p := chat.NewText(s)
 		p.MarkDecoded(v, "text")
-		return []chat.Part{p}, nil
+		return []chat.Part{p}, nil, nil
 	case v[0] == '[':
-		elems, err := rawjson.Elements(v)
+		arr, err := rawjson.ParseArray(v)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		elems := arr.Elements()
 		parts := make([]chat.Part, len(elems))
 		for i, e := range elems {
 			parts[i] = decodeBlock(e, nested)
 		}
-		return parts, nil
+		return parts, arr, nil
 	}
-	return nil, fmt.Errorf("neither a string nor an array: %w", chat.ErrShape)
+	return nil, nil, fmt.Errorf("neither a string nor an array: %w", chat.ErrShape)
 }
 
 // decodeBlock decodes one content block. A block whose modelled members
@@ -130,45 +153,47 @@ func decodeBlock(raw []byte, nested bool) chat.Part {
 	if nested && (typ == "tool_result" || typ == "tool_use") {
 		return opaque(raw, typ)
 	}
-	p, ok := modelBlock(obj, typ)
+	p, arr, ok := modelBlock(obj, typ)
 	if !ok {
 		return opaque(raw, typ)
 	}
-	p.MarkDecoded(raw, typ)
+	p.MarkDecodedLayout(raw, typ, &layout{obj: obj, content: arr})
 	return p
 }
 
-func modelBlock(obj *rawjson.Object, typ string) (chat.Part, bool) {
+// modelBlock models the block obj of type typ, and returns the split of
+// its content when that is an array (a tool result's).
+func modelBlock(obj *rawjson.Object, typ string) (chat.Part, *rawjson.ArraySpans, bool) {
 	switch typ {
 	case "text":
 		text, ok := str(obj, "text", true)
-		return chat.Part{Type: chat.Text, Text: text}, ok
+		return chat.Part{Type: chat.Text, Text: text}, nil, ok
 	case "thinking":
 		text, ok1 := str(obj, "thinking", true)
 		sig, ok2 := str(obj, "signature", false)
-		return chat.Part{Type: chat.Thinking, Text: text, Signature: sig}, ok1 && ok2
+		return chat.Part{Type: chat.Thinking, Text: text, Signature: sig}, nil, ok1 && ok2
 	case "redacted_thinking":
 		data, ok := str(obj, "data", true)
-		return chat.Part{Type: chat.RedactedThinking, Data: data}, ok
+		return chat.Part{Type: chat.RedactedThinking, Data: data}, nil, ok
 	case "tool_use":
 		id, ok1 := str(obj, "id", true)
 		name, ok2 := str(obj, "name", true)
 		in, _ := obj.Get("input")
-		return chat.Part{Type: chat.ToolCall, ID: id, Name: name, Input: bytes.Clone(in)}, ok1 && ok2
+		return chat.Part{Type: chat.ToolCall, ID: id, Name: name, Input: bytes.Clone(in)}, nil, ok1 && ok2
 	case "tool_result":
 		return toolResult(obj)
 	case "image":
-		return chat.Part{Type: chat.Image}, true
+		return chat.Part{Type: chat.Image}, nil, true
 	case "document":
-		return chat.Part{Type: chat.Document}, true
+		return chat.Part{Type: chat.Document}, nil, true
 	}
-	return chat.Part{}, false
+	return chat.Part{}, nil, false
 }
 
-func toolResult(obj *rawjson.Object) (chat.Part, bool) {
+func toolResult(obj *rawjson.Object) (chat.Part, *rawjson.ArraySpans, bool) {
 	id, ok := str(obj, "tool_use_id", true)
 	if !ok {
-		return chat.Part{}, false
+		return chat.Part{}, nil, false
 	}
 	p := chat.Part{Type: chat.ToolResult, ID: id}
 	switch v, _ := obj.Get("is_error"); string(v) {
@@ -176,16 +201,17 @@ func toolResult(obj *rawjson.Object) (chat.Part, bool) {
 		p.IsError = true
 	case "", "false", "null":
 	default:
-		return chat.Part{}, false
+		return chat.Part{}, nil, false
 	}
+	var arr *rawjson.ArraySpans
 	if cv, has := obj.Get("content"); has {
-		content, err := decodeContent(cv, true)
+		content, a, err := decodeContent(cv, true)
 		if err != nil {
-			return chat.Part{}, false
+			return chat.Part{}, nil, false
 		}
-		p.Content = content
+		p.Content, arr = content, a
 	}
-	return p, true
+	return p, arr, true
 }
 
 // str returns member key as a string; ok is false if it is not a string,

@@ -65,7 +65,7 @@ func EncodeMemo(c *chat.Conversation, memo *chat.EncodeMemo) ([]byte, error) {
 	}
 	sysOrig, hasSys := obj.Get("system")
 	if hasSys || len(c.System) > 0 {
-		sys, err := encodeContent(c.System, sysOrig)
+		sys, err := encodeContent(c.System, sysOrig, nil)
 		if err != nil {
 			return nil, fmt.Errorf("encode anthropic request: system: %w", err)
 		}
@@ -88,7 +88,7 @@ func encodeNew(c *chat.Conversation, msgs []byte) ([]byte, error) {
 		members = append(members, rawjson.Edit{Key: f.Name, Value: f.Value})
 	}
 	if len(c.System) > 0 {
-		sys, err := encodeContent(c.System, nil)
+		sys, err := encodeContent(c.System, nil, nil)
 		if err != nil {
 			return nil, fmt.Errorf("encode anthropic request: system: %w", err)
 		}
@@ -113,7 +113,7 @@ func encodeMessage(m *chat.Message) ([]byte, error) {
 	}
 	src, ok := m.Source()
 	if !ok {
-		content, err := encodeContent(m.Parts, nil)
+		content, err := encodeContent(m.Parts, nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +122,7 @@ func encodeMessage(m *chat.Message) ([]byte, error) {
 			rawjson.Edit{Key: "content", Value: content},
 		), nil
 	}
-	obj, err := rawjson.ParseObject(src)
+	obj, arr, err := objectOf(m.Layout(), src)
 	if err != nil {
 		return nil, fmt.Errorf("original message: %w", err)
 	}
@@ -134,7 +134,7 @@ func encodeMessage(m *chat.Message) ([]byte, error) {
 	if !has && len(m.Parts) == 0 {
 		return obj.Splice(edits), nil // no content before, none now
 	}
-	content, err := encodeContent(m.Parts, orig)
+	content, err := encodeContent(m.Parts, orig, arr)
 	if err != nil {
 		return nil, err
 	}
@@ -145,11 +145,11 @@ func encodeMessage(m *chat.Message) ([]byte, error) {
 }
 
 // encodeContent encodes parts as a content value in the form of orig, the
-// original value (nil for new content): a lone Text part stays a string if
-// it was one (or was null, or is new), anything else is an array of
-// blocks. No parts is [] (null stays null); "" would decode as one empty
-// Text part.
-func encodeContent(parts []chat.Part, orig []byte) ([]byte, error) {
+// original value (nil for new content), split as arr if the decoder
+// recorded that: a lone Text part stays a string if it was one (or was
+// null, or is new), anything else is an array of blocks. No parts is []
+// (null stays null); "" would decode as one empty Text part.
+func encodeContent(parts []chat.Part, orig []byte, arr *rawjson.ArraySpans) ([]byte, error) {
 	stringForm := len(orig) == 0 || orig[0] == '"' || orig[0] == 'n'
 	switch {
 	case len(parts) == 0 && rawjson.IsNull(orig) && len(orig) > 0:
@@ -159,7 +159,7 @@ func encodeContent(parts []chat.Part, orig []byte) ([]byte, error) {
 	case len(parts) == 1 && parts[0].Type == chat.Text && stringForm:
 		return wire.TextString(&parts[0]), nil
 	}
-	return wire.EncodeParts(parts, orig, encodeBlock)
+	return wire.EncodeParts(parts, orig, arr, encodeBlock)
 }
 
 func encodeBlock(p *chat.Part) ([]byte, error) {
@@ -167,11 +167,11 @@ func encodeBlock(p *chat.Part) ([]byte, error) {
 		return raw, nil
 	}
 	if src, ok := p.Source(); ok && src[0] == '{' {
-		obj, err := rawjson.ParseObject(src)
+		obj, arr, err := objectOf(p.Layout(), src)
 		if err != nil {
 			return nil, fmt.Errorf("original block: %w", err)
 		}
-		edits, err := blockEdits(obj, p)
+		edits, err := blockEdits(obj, arr, p)
 		if err != nil {
 			return nil, err
 		}
@@ -180,9 +180,10 @@ func encodeBlock(p *chat.Part) ([]byte, error) {
 	return newBlock(p)
 }
 
-// blockEdits returns the edits that bring the original block obj in line
-// with p's modelled fields.
-func blockEdits(obj *rawjson.Object, p *chat.Part) ([]rawjson.Edit, error) {
+// blockEdits returns the edits that bring the original block obj, whose
+// content array is split as arr if that is known, in line with p's
+// modelled fields.
+func blockEdits(obj *rawjson.Object, arr *rawjson.ArraySpans, p *chat.Part) ([]rawjson.Edit, error) {
 	var edits []rawjson.Edit
 	add := func(e rawjson.Edit, ok bool) {
 		if ok {
@@ -213,7 +214,7 @@ func blockEdits(obj *rawjson.Object, p *chat.Part) ([]rawjson.Edit, error) {
 		add(rawjson.BoolEdit(obj, "is_error", p.IsError))
 		orig, has := obj.Get("content")
 		if has || len(p.Content) > 0 {
-			content, err := encodeContent(p.Content, orig)
+			content, err := encodeContent(p.Content, orig, arr)
 			if err != nil {
 				return nil, fmt.Errorf("tool result %s: %w", p.ID, err)
 			}
@@ -245,7 +246,7 @@ func newBlock(p *chat.Part) ([]byte, error) {
 		return rawjson.NewObject(wire.TypeMember("tool_use"), rawjson.Edit{Key: "id", Value: q(p.ID)},
 			rawjson.Edit{Key: "name", Value: q(p.Name)}, rawjson.Edit{Key: "input", Value: in}), nil
 	case chat.ToolResult:
-		content, err := encodeContent(p.Content, nil)
+		content, err := encodeContent(p.Content, nil, nil)
 		if err != nil {
 			return nil, fmt.Errorf("tool result %s: %w", p.ID, err)
 		}

@@ -193,7 +193,7 @@ func encodeContent(parts []chat.Part, obj *rawjson.Object) ([]byte, error) {
 	case len(parts) == 1 && parts[0].Type == chat.Text && stringForm:
 		return wire.TextString(&parts[0]), nil
 	}
-	return wire.EncodeParts(parts, orig, encodePart)
+	return wire.EncodeParts(parts, orig, nil, encodePart)
 }
 
 func encodePart(p *chat.Part) ([]byte, error) {

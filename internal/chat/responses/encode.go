@@ -262,7 +262,7 @@ func encodeContent(parts []chat.Part, obj *rawjson.Object, textType string) ([]b
 	if has && orig[0] != '[' {
 		orig = nil
 	}
-	return wire.EncodeParts(parts, orig, func(p *chat.Part) ([]byte, error) { return encodePart(p, textType) })
+	return wire.EncodeParts(parts, orig, nil, func(p *chat.Part) ([]byte, error) { return encodePart(p, textType) })
 }
 
 // encodePart encodes a content part; a new text is typed textType.
@@ -336,7 +336,7 @@ func outputEdits(e *editor, p *chat.Part) error {
 			orig = nil
 		}
 		var err error
-		if out, err = wire.EncodeParts(p.Content, orig, func(q *chat.Part) ([]byte, error) { return encodePart(q, "input_text") }); err != nil {
+		if out, err = wire.EncodeParts(p.Content, orig, nil, func(q *chat.Part) ([]byte, error) { return encodePart(q, "input_text") }); err != nil {
 			return fmt.Errorf("output: %w", err)
 		}
 	}

@@ -121,15 +121,43 @@ func (o *Object) Last(key string) int {
 // Elements splits src, a JSON array with optional surrounding whitespace,
 // into its elements. Each element is a capped slice of src.
 func Elements(src []byte) ([][]byte, error) {
+	a, err := ParseArray(src)
+	if err != nil {
+		return nil, err
+	}
+	return a.Elements(), nil
+}
+
+// An ArraySpans is a parsed JSON array: its source bytes (including any
+// whitespace around it) and the spans of its elements in them.
+type ArraySpans struct {
+	Src   []byte
+	Spans [][2]int
+}
+
+// ParseArray splits src, a JSON array with optional surrounding
+// whitespace, into its elements.
+func ParseArray(src []byte) (*ArraySpans, error) {
 	spans, err := elementSpans(src)
 	if err != nil {
 		return nil, err
 	}
+	return &ArraySpans{Src: src, Spans: spans}, nil
+}
+
+// Elements returns a's elements, each a capped slice of a.Src.
+func (a *ArraySpans) Elements() [][]byte {
 	var elems [][]byte
-	for _, s := range spans {
-		elems = append(elems, src[s[0]:s[1]:s[1]])
+	for _, s := range a.Spans {
+		elems = append(elems, a.Src[s[0]:s[1]:s[1]])
 	}
-	return elems, nil
+	return elems
+}
+
+// Same reports whether a and b are the same bytes in memory, as a split
+// recorded for one and used for the other must be.
+func Same(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // elementSpans returns the [start, end) offsets of src's elements.

@@ -184,7 +184,7 @@ func shift(spans [][2]int, by int) {
 // (the same bytes in memory) with a messages array, and nil otherwise.
 func ForSource(layout any, src []byte) *Request {
 	r, ok := layout.(*Request)
-	if !ok || r.Messages < 0 || len(src) == 0 || len(r.Obj.Src) != len(src) || &r.Obj.Src[0] != &src[0] {
+	if !ok || r.Messages < 0 || len(src) == 0 || !Same(r.Obj.Src, src) {
 		return nil
 	}
 	return r

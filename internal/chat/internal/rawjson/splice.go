@@ -107,6 +107,16 @@ func SpliceArray(orig []byte, elems [][]byte) []byte {
 	return spliceSpans(orig, spans, elems).bytes()
 }
 
+// SpliceArrayOf is SpliceArray with a, orig's split, if a is not nil and
+// is the split of orig itself (the same bytes in memory), so that orig is
+// not scanned again.
+func SpliceArrayOf(a *ArraySpans, orig []byte, elems [][]byte) []byte {
+	if a == nil || !Same(a.Src, orig) {
+		return SpliceArray(orig, elems)
+	}
+	return spliceSpans(orig, a.Spans, elems).bytes()
+}
+
 // A layout is an array as the pieces it is written from, in order: lead,
 // the elements with sep(i) before element i > 0, trail.
 type layout struct {

@@ -34,8 +34,9 @@ func EncodeMessages(msgs []chat.Message, memo *chat.EncodeMemo, encode func(*cha
 }
 
 // EncodeParts encodes each of parts with encode, as an array laid out like
-// orig, the array they replace (nil for new content).
-func EncodeParts(parts []chat.Part, orig []byte, encode func(*chat.Part) ([]byte, error)) ([]byte, error) {
+// orig, the array they replace (nil for new content), whose split the
+// decoder recorded as arr (nil if it did not).
+func EncodeParts(parts []chat.Part, orig []byte, arr *rawjson.ArraySpans, encode func(*chat.Part) ([]byte, error)) ([]byte, error) {
 	elems := make([][]byte, len(parts))
 	for i := range parts {
 		b, err := encode(&parts[i])
@@ -44,7 +45,7 @@ func EncodeParts(parts []chat.Part, orig []byte, encode func(*chat.Part) ([]byte
 		}
 		elems[i] = b
 	}
-	return rawjson.SpliceArray(orig, elems), nil
+	return rawjson.SpliceArrayOf(arr, orig, elems), nil
 }
 
 // TextString encodes p, a Text part, as a JSON string: its original
