@@ -13,7 +13,7 @@ const EncoderCompact = "json_compact"
 // encodeCompact writes value node i as compact JSON.
 func encodeCompact(t *tape, i int) (string, bool) {
 	dst, _ := t.appendValue(make([]byte, 0, sizeHint(t, i)), i)
-	return string(dst), true
+	return bytesString(dst), true
 }
 
 // decodeCompact parses JSON onto t.

@@ -29,7 +29,7 @@ func encodeKV(t *tape, i int) (string, bool) {
 	if t.nodes[i].kind != kindObject || t.count(i) == 0 {
 		return "", false
 	}
-	return string(appendLines(make([]byte, 0, sizeHint(t, i)), t, i, -1, nil)), true
+	return bytesString(appendLines(make([]byte, 0, sizeHint(t, i)), t, i, -1, nil)), true
 }
 
 // decodeKV reads lines written by encodeKV onto t.

@@ -3,6 +3,7 @@ package shape
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -49,7 +50,7 @@ func encodeTable(t *tape, i int) (string, bool) {
 	dst := make([]byte, 0, sizeHint(t, i)*3/4)
 	dst = appendRowCount(dst, t.count(i))
 	dst = appendTable(dst, t, i, cols)
-	return string(dst), true
+	return bytesString(dst), true
 }
 
 // decodeTable makes t the tape of the table text, reusing t's memory.
@@ -95,8 +96,10 @@ func (g *grid) cell(row, col int) []byte {
 // node arr.
 func appendTable(dst []byte, t *tape, arr int, cols []column) []byte {
 	rows := t.count(arr)
-	g := grid{cols: countLeaves(cols), text: make([]byte, 0, sizeHint(t, arr))}
-	g.ends = make([]int, 0, g.cols*rows)
+	g := grid{cols: countLeaves(cols)}
+	g.text = slices.Grow(t.cells[:0], sizeHint(t, arr))
+	g.ends = slices.Grow(t.ends[:0], g.cols*rows)
+	defer func() { t.cells, t.ends = g.text[:0], g.ends[:0] }()
 	for e := range t.elems(arr) {
 		g.addRow(t, e, cols)
 	}

@@ -34,6 +34,9 @@ type tape struct {
 	src   string // the parsed text
 	unesc string // decoded contents of strings with escapes
 	buf   []byte // unesc while it is written; see finish
+	// cells and ends are appendTable's grid, kept to be reused.
+	cells []byte
+	ends  []int
 }
 
 // A node is one value or object key of a tape.

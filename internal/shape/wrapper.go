@@ -31,7 +31,7 @@ func encodeWrapper(t *tape, i int) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return string(appendLines(make([]byte, 0, sizeHint(t, i)*3/4), t, i, at, cols)), true
+	return bytesString(appendLines(make([]byte, 0, sizeHint(t, i)*3/4), t, i, at, cols)), true
 }
 
 // decodeWrapper reads text written by encodeWrapper onto t.
