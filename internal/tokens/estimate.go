@@ -161,7 +161,17 @@ func measure(s string) (f features) {
 	afterPunct := false // punctuation ends right before s[i]
 	for i := 0; i < len(s); {
 		switch byteClass[s[i]] {
-		case cLower, cUpper, cHigh:
+		case cLower:
+			// Most words are lower case alone: count them here, and
+			// leave case changes and non-ASCII to measureWord.
+			if j := lowerRun(s, i+1); j == len(s) || !startsWord(s, j) {
+				f.word(j-i, 0)
+				i = j
+			} else {
+				i = measureWord(s, i, &f)
+			}
+			afterPunct = false
+		case cUpper, cHigh:
 			i = measureWord(s, i, &f)
 			afterPunct = false
 		case cDigit:
@@ -173,7 +183,12 @@ func measure(s string) (f features) {
 			i = j
 			afterPunct = false
 		case cSpace, cNewline:
-			i = measureSpace(s, i, afterPunct, &f)
+			// One space before a word or punctuation joins it: no piece.
+			if s[i] == ' ' && i+1 < len(s) && (startsWord(s, i+1) || byteClass[s[i+1]] == cPunct) {
+				i++
+			} else {
+				i = measureSpace(s, i, afterPunct, &f)
+			}
 			afterPunct = false
 		default:
 			j := i + 1
@@ -270,21 +285,27 @@ func lowerRun(s string, i int) int {
 	return i
 }
 
+// wordKind is the feature of a word segment of n letters, n up to 12.
+var wordKind = [13]feature{
+	0: numFeatures,
+	1: fWord3, 2: fWord3, 3: fWord3,
+	4: fWord6, 5: fWord6, 6: fWord6,
+	7: fWord9, 8: fWord9, 9: fWord9,
+	10: fWord12, 11: fWord12, 12: fWord12,
+}
+
 func (f *features) word(n, upper int) {
 	switch {
 	case n == 0:
 		return
-	case n <= 3:
-		f[fWord3]++
-	case n <= 6:
-		f[fWord6]++
-	case n <= 9:
-		f[fWord9]++
 	case n <= 12:
-		f[fWord12]++
+		f[wordKind[n]]++
 	default:
 		f[fWordLong]++
 		f[fLongLetters] += n - 12
+	}
+	if upper == 0 {
+		return
 	}
 	if n >= 2 && upper == n {
 		f[fUpperWord]++
