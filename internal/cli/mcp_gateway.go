@@ -28,6 +28,7 @@ func (a *app) startGateway(ctx context.Context, srv *mcp.Server, cfg *config.Con
 		DedupWindow:   cfg.Gateway.DedupWindow,
 		MinDedupChars: cfg.Gateway.MinDedupChars,
 		CallBudget:    cfg.Gateway.CallBudget,
+		ClientCaps:    cfg.Gateway.ClientCaps,
 		Invalidates:   gateway.Invalidations(cfg.Upstreams),
 		Logger:        a.logger(),
 	}

@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -20,6 +22,7 @@ const (
 	maxMinDedupChars = 1 << 20
 	minCallBudget    = 256
 	maxCallBudget    = 1_000_000
+	maxClientCap     = 1 << 30
 )
 
 // telemetryFile is the name of the telemetry file in the cache directory.
@@ -36,6 +39,13 @@ type Gateway struct {
 	// CallBudget is the most tokens (o200k) one tool result may take; a longer one is trimmed
 	// and the rest is available through the winnow__more tool.
 	CallBudget int `toml:"call_budget" json:"call_budget"`
+	// ClientCaps sets, by the name an MCP client gives in initialize (clientInfo.name, such
+	// as "codex-mcp-client" or "claude-code"), the most bytes of a tool result the client
+	// passes to its model whole; a result is trimmed to fit it when that is less than
+	// CallBudget. It overrides winnow's table of known clients; 0 says the client does not
+	// cut. Example: client_caps = { "codex-mcp-client" = 40000 } for a Codex whose
+	// tool_output_token_limit was raised.
+	ClientCaps map[string]int `toml:"client_caps" json:"client_caps,omitempty"`
 }
 
 // Telemetry configures the local record of what the gateway did to each tool result and
@@ -72,6 +82,11 @@ func (g Gateway) validate() []error {
 	}
 	if g.CallBudget < minCallBudget || g.CallBudget > maxCallBudget {
 		bad("call_budget", g.CallBudget, "must be between %d and %d tokens", minCallBudget, maxCallBudget)
+	}
+	for _, name := range slices.Sorted(maps.Keys(g.ClientCaps)) {
+		if n := g.ClientCaps[name]; n < 0 || n > maxClientCap {
+			bad(fmt.Sprintf("client_caps.%q", name), n, "must be between 0 (no cap) and %d bytes", maxClientCap)
+		}
 	}
 	return errs
 }

@@ -27,6 +27,9 @@ func TestGatewayValidate(t *testing.T) {
 			`gateway.dedup_window = 65: must be between 1 and 64`},
 		{"min chars negative", func(c *Config) { c.Gateway.MinDedupChars = -1 },
 			`gateway.min_dedup_chars = -1: must be between 1 and 1048576`},
+		{"client cap", func(c *Config) { c.Gateway.ClientCaps = map[string]int{"codex-mcp-client": 40000, "claude-code": 0} }, ""},
+		{"client cap negative", func(c *Config) { c.Gateway.ClientCaps = map[string]int{"codex-mcp-client": -1} },
+			`gateway.client_caps."codex-mcp-client" = -1: must be between 0 (no cap) and 1073741824 bytes`},
 		{"budget too small", func(c *Config) { c.Gateway.CallBudget = 100 },
 			`gateway.call_budget = 100: must be between 256 and 1000000 tokens`},
 		{"telemetry path relative", func(c *Config) { c.Telemetry.Path = "t.jsonl" },
@@ -57,13 +60,14 @@ func TestGatewayValidate(t *testing.T) {
 }
 
 func TestGatewayParse(t *testing.T) {
-	doc := "[gateway]\ndedup_window = 8\ncall_budget = 2000\n\n[telemetry]\nenabled = true\npath = \"/tmp/t.jsonl\"\n"
+	doc := "[gateway]\ndedup_window = 8\ncall_budget = 2000\nclient_caps = { \"codex-mcp-client\" = 40000 }\n\n[telemetry]\nenabled = true\npath = \"/tmp/t.jsonl\"\n"
 	c := Default()
 	warns, err := Parse(strings.NewReader(doc), "config.toml", c)
 	if err != nil || len(warns) != 0 {
 		t.Fatalf("Parse: %v, warnings %v", err, warns)
 	}
-	if diff := cmp.Diff(Gateway{DedupWindow: 8, MinDedupChars: DefaultMinDedupChars, CallBudget: 2000}, c.Gateway); diff != "" {
+	want := Gateway{DedupWindow: 8, MinDedupChars: DefaultMinDedupChars, CallBudget: 2000, ClientCaps: map[string]int{"codex-mcp-client": 40000}}
+	if diff := cmp.Diff(want, c.Gateway); diff != "" {
 		t.Errorf("gateway table mismatch (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(Telemetry{Enabled: true, Path: "/tmp/t.jsonl"}, c.Telemetry); diff != "" {

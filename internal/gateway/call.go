@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/winnowhq/winnow/internal/gateway/pipeline"
 )
 
 // handler returns the handler of the re-exported tool exported, whose upstream name is tool.
@@ -35,6 +37,9 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, tool, exp
 	call := &Call{Tool: exported, Args: args}
 	if req.Session != nil {
 		call.Session = req.Session.ID()
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			call.Client = pipeline.Client{Name: p.ClientInfo.Name, Version: p.ClientInfo.Version}
+		}
 	}
 	shaper := u.gw.opts.Shaper
 	shaper.Before(ctx, call)

@@ -53,6 +53,23 @@
 //     get-structured-content): re-exported without it, since a reference or a trimmed list
 //     would not validate against it; structuredContent is then shaped as a whole, as above.
 //
+// # The client's own cap
+//
+// Clients cut what they forward: Codex 0.169 cuts the middle out of a tool output over
+// 12,000 bytes (its own "Wall time: …\nOutput:\n" included) and writes "…N tokens
+// truncated…" in its place; Claude Code 2.1.328 saves a result over 50,000 characters to a
+// file and gives the model a 2,000-character preview. Items cut that way are lost to the
+// model and no winnow__more hint names them. So the gateway passes each call's client, as
+// it named itself in initialize (clientInfo: "codex-mcp-client" 0.169.0, "claude-code"
+// 2.1.328), to the Shaper, and the pipeline trims a result to the smaller of call_budget and
+// 90% of that client's cap, the cap turned into tokens at the result's own ratio of tokens
+// to the bytes the client forwards (its structuredContent escaped as JSON, else its text);
+// winnow__more pages of that result keep the same budget. The caps of known clients, and
+// where they come from, are in the pipeline's clientcap.go; [gateway] client_caps in the
+// configuration overrides them by client name (0: the client does not cut). A client not
+// in the table, or one that sent no clientInfo, has call_budget alone. With the default
+// call_budget (4000 tokens) only Codex's cap binds.
+//
 // # Failures
 //
 // An upstream whose process exits or whose HTTP session breaks is restarted with exponential

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/winnowhq/winnow/internal/config"
+	"github.com/winnowhq/winnow/internal/gateway/pipeline"
 )
 
 func TestReexportedToolsAreUntouched(t *testing.T) {
@@ -111,9 +112,10 @@ func TestCallPassesArgumentsAndShapesResults(t *testing.T) {
 		t.Errorf("error result = %v %q, want the upstream's error unmodified", failed.IsError, text(failed))
 	}
 
+	agent := pipeline.Client{Name: "agent", Version: "1"} // the clientInfo the harness's client sends
 	want := []Call{
-		{Tool: "up__echo", Args: args},
-		{Tool: "up__fail", Args: json.RawMessage(`{}`)},
+		{Tool: "up__echo", Args: args, Client: agent},
+		{Tool: "up__fail", Args: json.RawMessage(`{}`), Client: agent},
 	}
 	shaper.mu.Lock()
 	defer shaper.mu.Unlock()

@@ -19,6 +19,9 @@ type Call struct {
 	Tool string
 	// Args holds the call's arguments as the agent sent them.
 	Args json.RawMessage
+	// Client is the agent's MCP client; its cap on what it forwards
+	// bounds the result's budget (clientcap.go).
+	Client Client
 }
 
 // upstreamSep separates an upstream's prefix from its tool's name.

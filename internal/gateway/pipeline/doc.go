@@ -41,7 +41,9 @@ the result; [Default] assembles the standard ones in order:
     package trimtree to the items worth most to the agent (the words of
     the call's arguments and of the session's recent calls are the
     signals), and one line gives the exact call for the rest:
-    "[68 more items: winnow__more {"ref":"r7"}]". A re-encoded text
+    "[68 more items: winnow__more {"ref":"r7"}]". The budget is lower
+    when the agent's client would cut a result that long itself
+    (Call.Client; clientcap.go). A re-encoded text
     is trimmed in its original form and the selection encoded again, so a
     table stays a well-formed table.
 

@@ -52,6 +52,12 @@ type Options struct {
 	// and a ref that has gone says so when asked for.
 	MaxStoreBytes int64
 	MaxRefs       int
+	// ClientCaps overrides, by the name a client gives in initialize
+	// (clientInfo.name), the most bytes of a tool result the client passes
+	// to its model whole (clientcap.go lists the known ones); 0 says the
+	// client does not cut. A result is trimmed to fit the cap, with a
+	// margin, when that is less than CallBudget.
+	ClientCaps map[string]int
 }
 
 // A Recorder receives what the pipeline did to each result. It must not

@@ -52,7 +52,7 @@ func (Trim) After(_ context.Context, t *Turn) error {
 			total += n
 		}
 	}
-	if total <= budget {
+	if budget = t.budget(open, total); total <= budget {
 		return nil
 	}
 	for i, tx := range open {
