@@ -27,7 +27,7 @@ func TestMCPThroughClaudeCode(t *testing.T) {
 	w := writeFSWorkspace(t)
 
 	direct := runClaudeMCP(t, bin, w, "fs", map[string]any{"command": "node", "args": []string{filesystem, w.Root}}, "mcp__fs__")
-	cfg, _ := winnowConfig(t, filesystem, w)
+	cfg, tel := winnowConfig(t, filesystem, w)
 	wbin, wargs, wenv := winnowCommand(t, cfg)
 	via := runClaudeMCP(t, bin, w, "winnow", map[string]any{"command": wbin, "args": wargs, "env": wenv}, "mcp__winnow__fs__")
 
@@ -50,6 +50,14 @@ func TestMCPThroughClaudeCode(t *testing.T) {
 	if !strings.Contains(listing, "winnow__more") {
 		t.Errorf("Claude Code: no winnow__more hint in the listing the model got:\n%.400s", listing)
 	}
+	var forwarded []string
+	for i, r := range via.results {
+		if persisted.MatchString(r.Text()) {
+			t.Errorf("Claude Code spilled result %d through winnow to a file: winnow's budget is over Claude Code's cap", i)
+		}
+		forwarded = append(forwarded, r.Text())
+	}
+	checkStats(t, "Claude Code", tel, forwarded)
 }
 
 // A clientRun is what a real client sent back to the model for the three scripted calls.

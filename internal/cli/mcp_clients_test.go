@@ -10,8 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/winnowhq/winnow/internal/telemetry"
+	"github.com/winnowhq/winnow/internal/tokens"
 )
 
 // The real-agent tests (mcp_claude_test.go, mcp_codex_test.go) make a real client call
@@ -193,4 +197,50 @@ func listingBytes(t *testing.T, filesystem string, w fsWorkspace) int {
 		t.Fatal(err)
 	}
 	return len(data)
+}
+
+// statsTolerance is issue 11's target for `winnow stats` against what the model received.
+const statsTolerance = 0.05
+
+// checkStats holds `winnow stats` (the summary `winnow stats --json` prints, read from
+// the session's telemetry file) to what the model received: the tokens it says the agent
+// received for the upstream's calls against the o200k tokens of forwarded, what the
+// client sent its model for those calls with the client's own wrapper taken off (Codex's
+// "Wall time: …\nOutput:\n" is Codex's, not winnow's). Within statsTolerance, summed
+// over the calls.
+func checkStats(t *testing.T, client, telemetryPath string, forwarded []string) {
+	t.Helper()
+	var s *telemetry.Summary
+	// winnow writes its telemetry off the request path: wait for every call's event.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var err error
+		s, err = telemetry.SummarizeFile(telemetryPath, time.Time{})
+		if err == nil && s.Calls >= len(forwarded) || time.Now().After(deadline) {
+			if err != nil {
+				t.Fatalf("%s: winnow stats: %v", client, err)
+			}
+			break
+		}
+	}
+	stats := 0
+	for _, tl := range s.Tools {
+		if strings.HasPrefix(tl.Tool, "fs__") {
+			stats += tl.After
+		}
+	}
+	counter, err := tokens.Exact(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := 0
+	for _, f := range forwarded {
+		model += counter.Count(f)
+	}
+	off := float64(stats-model) / float64(max(model, 1))
+	t.Logf("%s: winnow stats says the agent received %d tokens (%d calls); the model received %d (o200k, client wrapper excluded): %+.1f%%",
+		client, stats, s.Calls, model, 100*off)
+	if off > statsTolerance || off < -statsTolerance {
+		t.Errorf("%s: winnow stats says %d tokens reached the agent, the model received %d: off by %+.1f%%, want within %.0f%%",
+			client, stats, model, 100*off, 100*statsTolerance)
+	}
 }

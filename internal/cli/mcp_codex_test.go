@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +23,7 @@ func TestMCPThroughCodex(t *testing.T) {
 	w := writeFSWorkspace(t)
 
 	direct := runCodexMCP(t, bin, w, "fs", fmt.Sprintf("command = \"node\"\nargs = [%q, %q]\n", filesystem, w.Root), "")
-	cfg, _ := winnowConfig(t, filesystem, w)
+	cfg, tel := winnowConfig(t, filesystem, w)
 	wbin, wargs, wenv := winnowCommand(t, cfg)
 	quoted := make([]string, len(wargs))
 	for i, a := range wargs {
@@ -49,11 +51,16 @@ func TestMCPThroughCodex(t *testing.T) {
 	// Codex cuts a long output's middle ("…N tokens truncated…"): the listing's direct size
 	// is the whole result's, which the model would need to see it all.
 	full := listingBytes(t, filesystem, w)
-	for i, r := range [][]codex.ToolResult{direct, via} {
-		if strings.Contains(r[2].Text(), "tokens truncated…") {
-			t.Logf("Codex cut the middle of the listing %s (%d bytes forwarded; the whole result is %d bytes)",
-				[]string{"direct", "through winnow"}[i], len(r[2].Text()), full)
+	if codexCut.MatchString(direct[2].Text()) {
+		t.Logf("Codex cut the middle of the listing direct (%d bytes forwarded; the whole result is %d bytes)", len(direct[2].Text()), full)
+	}
+	var forwarded []string
+	for i, r := range via {
+		out := r.Text()
+		if m := codexCut.FindString(out); m != "" {
+			t.Errorf("Codex cut result %d through winnow (%q in its %d bytes): winnow's budget is over Codex's cap", i, m, len(out))
 		}
+		forwarded = append(forwarded, codexOutput(out))
 	}
 	ds[2] = max(ds[2], full)
 	logSizes(t, "Codex", ds, vs)
@@ -62,7 +69,66 @@ func TestMCPThroughCodex(t *testing.T) {
 		t.Errorf("Codex: no winnow__more hint in the listing the model got:\n%.400s", via[2].Text())
 	}
 	checkTargets(t, "Codex", ds, vs)
+	checkListing(t, forwarded[2])
+	checkStats(t, "Codex", tel, forwarded)
 }
+
+// codexCut matches the marker Codex 0.169 puts where it cut the middle out of an output
+// (codex-rs utils/string: "…N tokens truncated…", or "…N chars truncated…" under a byte
+// policy).
+var codexCut = regexp.MustCompile(`…\d+ (tokens|chars) truncated…`)
+
+// codexOutput returns what Codex forwarded without the wrapper Codex puts before every
+// function output, "Wall time: 0.0034 seconds\nOutput:\n": the result as winnow sent it.
+func codexOutput(forwarded string) string {
+	if _, rest, ok := strings.Cut(forwarded, "\nOutput:\n"); ok && strings.HasPrefix(forwarded, "Wall time: ") {
+		return rest
+	}
+	return forwarded
+}
+
+// checkListing checks the trimmed listing the model got through winnow: the structured
+// content whole, ending in the winnow__more hint, naming each file once, and its packages
+// plus the items the hint says winnow__more returns making the tree's 27 packages.
+func checkListing(t *testing.T, got string) {
+	t.Helper()
+	var v struct{ Content string }
+	if err := json.Unmarshal([]byte(got), &v); err != nil {
+		t.Errorf("Codex: the listing through winnow is not the structured content whole: %v\n%.300s", err, got)
+		return
+	}
+	text := strings.TrimRight(v.Content, "\n")
+	i := strings.LastIndexByte(text, '\n')
+	body, hint := text[:i+1], text[i+1:]
+	m := moreHint.FindStringSubmatch(hint)
+	if m == nil {
+		t.Errorf("Codex: the listing through winnow does not end with the winnow__more hint: %.300q", hint)
+		return
+	}
+	seen := map[string]bool{}
+	for _, n := range handlerName.FindAllString(body, -1) {
+		if seen[n] {
+			t.Errorf("Codex: %s twice in the listing through winnow", n)
+		}
+		seen[n] = true
+	}
+	pkgs := map[string]bool{}
+	for _, p := range packageName.FindAllString(body, -1) {
+		pkgs[p] = true
+	}
+	more, _ := strconv.Atoi(m[1])
+	t.Logf("Codex: the listing through winnow names %d packages (%d files) and %s", len(pkgs), len(seen), hint)
+	if len(seen) != 30*len(pkgs) || len(pkgs)+more != 27 {
+		t.Errorf("Codex: the listing through winnow names %d files of %d packages and %d more items: not the tree's 27 packages of 30 files",
+			len(seen), len(pkgs), more)
+	}
+}
+
+var (
+	moreHint    = regexp.MustCompile(`^\[(\d+) more [a-z ]+: winnow__more \{"ref":"r\d+"\}\]$`)
+	handlerName = regexp.MustCompile(`handler_\d\d_\d\d_request\.go`)
+	packageName = regexp.MustCompile(`package_\d\d_handlers`)
+)
 
 // mcpModel is the model Codex is configured with: one it does not know. For the models it
 // knows to support tool search (gpt-5.5-codex among them) Codex 0.169 lists MCP tools
