@@ -161,17 +161,22 @@ func measure(s string) (f features) {
 	afterPunct := false // punctuation ends right before s[i]
 	for i := 0; i < len(s); {
 		switch byteClass[s[i]] {
-		case cLower:
-			// Most words are lower case alone: count them here, and
-			// leave case changes and non-ASCII to measureWord.
+		case cLower, cUpper:
+			// Most words are lower case after at most a capital: count
+			// them here, and leave case changes and non-ASCII to
+			// measureWord.
 			if j := lowerRun(s, i+1); j == len(s) || !startsWord(s, j) {
-				f.word(j-i, 0)
+				upper := 0
+				if byteClass[s[i]] == cUpper {
+					upper = 1
+				}
+				f.word(j-i, upper)
 				i = j
 			} else {
 				i = measureWord(s, i, &f)
 			}
 			afterPunct = false
-		case cUpper, cHigh:
+		case cHigh:
 			i = measureWord(s, i, &f)
 			afterPunct = false
 		case cDigit:
