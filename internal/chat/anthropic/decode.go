@@ -67,7 +67,7 @@ func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Convers
 	}
 	if sys, ok := obj.Get("system"); ok {
 		var err error
-		if c.System, _, err = decodeContent(sys, false); err != nil {
+		if c.System, _, err = decodeContent(sys, nil, false); err != nil {
 			return nil, fmt.Errorf("decode anthropic request: system: %w", err)
 		}
 	}
@@ -75,15 +75,17 @@ func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Convers
 	return c, nil
 }
 
-func decodeMessage(raw []byte) (chat.Message, error) {
-	obj, role, err := wire.MessageObject(raw)
+// decodeMessage decodes raw, one element of the messages array, split as
+// split if that is not nil.
+func decodeMessage(raw []byte, split *rawjson.Object) (chat.Message, error) {
+	obj, role, err := wire.MessageObject(raw, split)
 	if err != nil {
 		return chat.Message{}, err
 	}
 	m := chat.Message{Role: role}
 	var arr *rawjson.ArraySpans
-	if cv, ok := obj.Get("content"); ok {
-		if m.Parts, arr, err = decodeContent(cv, false); err != nil {
+	if i := obj.Last("content"); i >= 0 {
+		if m.Parts, arr, err = decodeContent(obj.Value(obj.Members[i]), obj.Members[i].Array, false); err != nil {
 			return chat.Message{}, fmt.Errorf("content: %w", err)
 		}
 	}
@@ -112,12 +114,13 @@ func objectOf(l any, src []byte) (*rawjson.Object, *rawjson.ArraySpans, error) {
 	return obj, nil, err
 }
 
-// decodeContent decodes a content value: a string is one Text part, an
-// array its blocks (and the array's split), null nothing. In a tool
-// result's content (nested), tool_use and tool_result blocks, which the
-// API does not allow there, are Unknown; this also keeps decoding linear
-// in the body's size however deeply a hostile body nests them.
-func decodeContent(v []byte, nested bool) ([]chat.Part, *rawjson.ArraySpans, error) {
+// decodeContent decodes a content value, v, split as split if that is
+// not nil: a string is one Text part, an array its blocks (and the
+// array's split), null nothing. In a tool result's content (nested),
+// tool_use and tool_result blocks, which the API does not allow there,
+// are Unknown; this also keeps decoding linear in the body's size however
+// deeply a hostile body nests them.
+func decodeContent(v []byte, split *rawjson.ArraySpans, nested bool) ([]chat.Part, *rawjson.ArraySpans, error) {
 	switch {
 	case rawjson.IsNull(v):
 		return nil, nil, nil
@@ -127,24 +130,25 @@ func decodeContent(v []byte, nested bool) ([]chat.Part, *rawjson.ArraySpans, err
 		p.MarkDecoded(v, "text")
 		return []chat.Part{p}, nil, nil
 	case v[0] == '[':
-		arr, err := rawjson.ParseArray(v)
+		arr, err := rawjson.ArrayOf(split, v)
 		if err != nil {
 			return nil, nil, err
 		}
 		elems := arr.Elements()
 		parts := make([]chat.Part, len(elems))
 		for i, e := range elems {
-			parts[i] = decodeBlock(e, nested)
+			parts[i] = decodeBlock(e, arr.Object(i), nested)
 		}
 		return parts, arr, nil
 	}
 	return nil, nil, fmt.Errorf("neither a string nor an array: %w", chat.ErrShape)
 }
 
-// decodeBlock decodes one content block. A block whose modelled members
-// are missing or of the wrong type is Unknown: it is kept, never rebuilt.
-func decodeBlock(raw []byte, nested bool) chat.Part {
-	obj, err := rawjson.ParseObject(raw)
+// decodeBlock decodes one content block, raw, split as split if that is
+// not nil. A block whose modelled members are missing or of the wrong
+// type is Unknown: it is kept, never rebuilt.
+func decodeBlock(raw []byte, split *rawjson.Object, nested bool) chat.Part {
+	obj, err := rawjson.ObjectOf(split, raw)
 	if err != nil {
 		return opaque(raw, "")
 	}
@@ -204,8 +208,8 @@ func toolResult(obj *rawjson.Object) (chat.Part, *rawjson.ArraySpans, bool) {
 		return chat.Part{}, nil, false
 	}
 	var arr *rawjson.ArraySpans
-	if cv, has := obj.Get("content"); has {
-		content, a, err := decodeContent(cv, true)
+	if i := obj.Last("content"); i >= 0 {
+		content, a, err := decodeContent(obj.Value(obj.Members[i]), obj.Members[i].Array, true)
 		if err != nil {
 			return chat.Part{}, nil, false
 		}

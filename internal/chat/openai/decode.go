@@ -79,8 +79,8 @@ func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Convers
 	return c, nil
 }
 
-func decodeMessage(raw []byte) (chat.Message, error) {
-	obj, role, err := wire.MessageObject(raw)
+func decodeMessage(raw []byte, split *rawjson.Object) (chat.Message, error) {
+	obj, role, err := wire.MessageObject(raw, split)
 	if err != nil {
 		return chat.Message{}, err
 	}

@@ -109,9 +109,10 @@ func decodeString(raw []byte) (chat.Message, error) {
 	return m, nil
 }
 
-// decodeItem decodes one element of input as one message.
-func decodeItem(raw []byte) (chat.Message, error) {
-	obj, err := rawjson.ParseObject(raw)
+// decodeItem decodes one element of input, raw, split as split if that
+// is not nil, as one message.
+func decodeItem(raw []byte, split *rawjson.Object) (chat.Message, error) {
+	obj, err := rawjson.ObjectOf(split, raw)
 	if err != nil {
 		return chat.Message{}, fmt.Errorf("not an object: %w", chat.ErrShape)
 	}

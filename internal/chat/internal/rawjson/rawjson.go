@@ -28,6 +28,10 @@ type Member struct {
 	KeyStart   int    // offset of the key's opening quote
 	ValueStart int    // offset of the value's first byte
 	ValueEnd   int    // offset just past the value's last byte
+	// Object or Array is the value split, if it is an object or an array
+	// and was split with its document (ParseDocument); else both are nil.
+	Object *Object
+	Array  *ArraySpans
 }
 
 // An Object is a parsed JSON object: its source bytes (including any
@@ -90,6 +94,25 @@ func ParseObject(src []byte) (*Object, error) {
 	}
 }
 
+// ObjectOf returns obj if it is src split (the same bytes in memory), and
+// else src parsed with ParseObject: a decoder hands down what it split
+// with the document, when it did.
+func ObjectOf(obj *Object, src []byte) (*Object, error) {
+	if obj != nil && Same(obj.Src, src) {
+		return obj, nil
+	}
+	return ParseObject(src)
+}
+
+// ArrayOf is ObjectOf for an array: a if it is src split, else src parsed
+// with ParseArray.
+func ArrayOf(a *ArraySpans, src []byte) (*ArraySpans, error) {
+	if a != nil && Same(a.Src, src) {
+		return a, nil
+	}
+	return ParseArray(src)
+}
+
 // Value returns the bytes of m's value. The slice is capped, so appending
 // to it never overwrites the source.
 func (o *Object) Value(m Member) []byte {
@@ -133,6 +156,18 @@ func Elements(src []byte) ([][]byte, error) {
 type ArraySpans struct {
 	Src   []byte
 	Spans [][2]int
+	// Objects are the elements split, as Member.Object is, when the array
+	// was split with its document and holds objects: nil for an element
+	// that is not one. Nil otherwise.
+	Objects []*Object
+}
+
+// Object returns element k split, if a has it (see Objects), or nil.
+func (a *ArraySpans) Object(k int) *Object {
+	if k < len(a.Objects) {
+		return a.Objects[k]
+	}
+	return nil
 }
 
 // ParseArray splits src, a JSON array with optional surrounding

@@ -22,22 +22,21 @@ type Request struct {
 // the end of its last message.
 var ErrNotExtending = errors.New("body does not extend the earlier request")
 
-// ParseRequest splits src, a JSON object whose messages are the array
-// member key, into a Request. It fails with ErrNotObject or ErrSyntax
-// when src is not an object, and with ErrNotArray when its member key is
-// not an array; a missing member is no error (Messages is -1).
-func ParseRequest(src []byte, key string) (*Request, error) {
-	obj, err := ParseObject(src)
-	if err != nil {
-		return nil, err
+// RequestOf returns the Request of a body split as doc by ParseDocument,
+// whose messages are the array member key: the last member of that name,
+// or -1 if there is none (no error). It fails with ErrNotArray when that
+// member is not an array.
+func RequestOf(doc *Object, key string) (*Request, error) {
+	r := &Request{Obj: doc, Key: key, Messages: doc.Last(key)}
+	if r.Messages < 0 {
+		return r, nil
 	}
-	r := &Request{Obj: obj, Key: key, Messages: obj.Last(key)}
-	if r.Messages >= 0 {
-		if r.Elems, err = elementSpans(obj.Value(obj.Members[r.Messages])); err != nil {
-			return nil, ErrNotArray
-		}
-		shift(r.Elems, obj.Members[r.Messages].ValueStart)
+	m := doc.Members[r.Messages]
+	if m.Array == nil {
+		return nil, ErrNotArray
 	}
+	r.Elems = append([][2]int(nil), m.Array.Spans...)
+	shift(r.Elems, m.ValueStart)
 	return r, nil
 }
 

@@ -22,9 +22,9 @@ func TestSpliceBody(t *testing.T) {
 		{{Key: "x", Delete: true}},
 	}
 	for _, body := range bodies {
-		r, err := ParseRequest([]byte(body), "messages")
+		r, err := parseRequest([]byte(body), "messages")
 		if err != nil {
-			t.Fatalf("ParseRequest(%q): %v", body, err)
+			t.Fatalf("parseRequest(%q): %v", body, err)
 		}
 		for _, es := range elemSets {
 			var elems [][]byte
@@ -40,4 +40,24 @@ func TestSpliceBody(t *testing.T) {
 			}
 		}
 	}
+}
+
+// parseRequest, the reference RequestOf is held to, splits src, a JSON
+// object whose messages are the array member key, into a Request by
+// scanning it. It fails with ErrNotObject or ErrSyntax when src is not an
+// object, and with ErrNotArray when its member key is not an array; a
+// missing member is no error (Messages is -1).
+func parseRequest(src []byte, key string) (*Request, error) {
+	obj, err := ParseObject(src)
+	if err != nil {
+		return nil, err
+	}
+	r := &Request{Obj: obj, Key: key, Messages: obj.Last(key)}
+	if r.Messages >= 0 {
+		if r.Elems, err = elementSpans(obj.Value(obj.Members[r.Messages])); err != nil {
+			return nil, ErrNotArray
+		}
+		shift(r.Elems, obj.Members[r.Messages].ValueStart)
+	}
+	return r, nil
 }

@@ -26,8 +26,9 @@ type Codec struct {
 	Name string
 	// Array names the member holding the messages; "messages" if empty.
 	Array string
-	// Message decodes one element of the messages array.
-	Message func(raw []byte) (chat.Message, error)
+	// Message decodes one element of the messages array, raw, split as
+	// obj if the decoder split it already (else obj is nil).
+	Message func(raw []byte, obj *rawjson.Object) (chat.Message, error)
 	// String, if not nil, decodes a string where the array belongs as the
 	// request's one message (the Responses API's "input": "Hi"). Without
 	// it such a body is not a request of the dialect.
@@ -42,27 +43,30 @@ type Codec struct {
 // JSON (chat.ErrMalformed), that is not an object or has no messages
 // array (chat.ErrShape), and as c.Message or c.Build fail.
 func (c *Codec) Decode(body []byte) (*chat.Conversation, error) {
-	if !rawjson.Valid(body) {
-		return nil, fmt.Errorf("decode %s request: %w", c.Name, chat.ErrMalformed)
-	}
 	return c.decode(bytes.Clone(body))
 }
 
 // DecodeShared is Decode that remembers body itself, not a copy: the
 // caller must not modify body while the result is in use.
 func (c *Codec) DecodeShared(body []byte) (*chat.Conversation, error) {
-	if !rawjson.Valid(body) {
-		return nil, fmt.Errorf("decode %s request: %w", c.Name, chat.ErrMalformed)
-	}
 	return c.decode(body)
 }
 
-// decode decodes raw, valid JSON that the result keeps.
+// decode decodes raw, which the result keeps. One pass checks raw and
+// splits it down to every object in it (rawjson.ParseDocument), so that
+// the messages and their blocks are not scanned again to be split.
 func (c *Codec) decode(raw []byte) (*chat.Conversation, error) {
-	req, err := rawjson.ParseRequest(raw, c.array())
+	doc, err := rawjson.ParseDocument(raw)
+	if errors.Is(err, rawjson.ErrSyntax) {
+		return nil, fmt.Errorf("decode %s request: %w", c.Name, chat.ErrMalformed)
+	}
+	var req *rawjson.Request
+	if err == nil {
+		req, err = rawjson.RequestOf(doc, c.array())
+	}
 	switch {
 	case errors.Is(err, rawjson.ErrNotArray) && c.String != nil:
-		return c.decodeString(raw)
+		return c.decodeString(raw, doc)
 	case errors.Is(err, rawjson.ErrNotArray):
 		return nil, fmt.Errorf("decode %s request: %s is not an array: %w", c.Name, c.array(), chat.ErrShape)
 	case err != nil:
@@ -71,7 +75,7 @@ func (c *Codec) decode(raw []byte) (*chat.Conversation, error) {
 		return nil, fmt.Errorf("decode %s request: no %s: %w", c.Name, c.array(), chat.ErrShape)
 	}
 	msgs := make([]chat.Message, len(req.Elems))
-	if err := c.decodeElements(msgs, req, 0, raw, 0); err != nil {
+	if err := c.decodeElements(msgs, req, 0, raw, 0, doc.Members[req.Messages].Array); err != nil {
 		return nil, err
 	}
 	return c.Build(raw, req, msgs)
@@ -84,14 +88,10 @@ func (c *Codec) array() string {
 	return c.Array
 }
 
-// decodeString decodes raw, a request whose messages member is not an
-// array, with c.String if that member is a string. The Request recorded
-// has no Elems, so no later body extends it.
-func (c *Codec) decodeString(raw []byte) (*chat.Conversation, error) {
-	obj, err := rawjson.ParseObject(raw)
-	if err != nil {
-		return nil, fmt.Errorf("decode %s request: body is not a JSON object: %w", c.Name, chat.ErrShape)
-	}
+// decodeString decodes raw, split as obj, a request whose messages member
+// is not an array, with c.String if that member is a string. The Request
+// recorded has no Elems, so no later body extends it.
+func (c *Codec) decodeString(raw []byte, obj *rawjson.Object) (*chat.Conversation, error) {
 	i := obj.Last(c.array())
 	v := obj.Value(obj.Members[i])
 	if v[0] != '"' {
@@ -149,7 +149,7 @@ func (c *Codec) decodeExtending(prev *chat.Conversation, body []byte, copyBody b
 		base = req.Elems[from][0]
 		tail = bytes.Clone(raw[base:req.Elems[len(req.Elems)-1][1]])
 	}
-	if err := c.decodeElements(msgs, req, from, tail, base); err != nil {
+	if err := c.decodeElements(msgs, req, from, tail, base, nil); err != nil {
 		return nil, true, err
 	}
 	conv, err := c.Build(raw, req, msgs)
@@ -163,15 +163,20 @@ func (c *Codec) decodeExtending(prev *chat.Conversation, body []byte, copyBody b
 const parallelBytes = 128 << 10
 
 // decodeElements decodes req's messages from index from on into msgs,
-// reading each from buf, which holds raw's bytes from offset base on. A
-// long run of messages is split into runs of about equal bytes, decoded
-// on up to GOMAXPROCS goroutines; the error is the first message's to
-// fail, as one at a time.
-func (c *Codec) decodeElements(msgs []chat.Message, req *rawjson.Request, from int, buf []byte, base int) error {
+// reading each from buf, which holds raw's bytes from offset base on, and
+// taking those that arr, the messages array split with its document, has
+// split (arr may be nil). A long run of messages is split into runs of
+// about equal bytes, decoded on up to GOMAXPROCS goroutines; the error is
+// the first message's to fail, as one at a time.
+func (c *Codec) decodeElements(msgs []chat.Message, req *rawjson.Request, from int, buf []byte, base int, arr *rawjson.ArraySpans) error {
 	decode := func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			s, e := req.Elems[i][0]-base, req.Elems[i][1]-base
-			m, err := c.Message(buf[s:e:e])
+			var obj *rawjson.Object
+			if arr != nil {
+				obj = arr.Object(i)
+			}
+			m, err := c.Message(buf[s:e:e], obj)
 			if err != nil {
 				return fmt.Errorf("decode %s request: %s[%d]: %w", c.Name, c.array(), i, err)
 			}
@@ -208,9 +213,10 @@ func (c *Codec) decodeElements(msgs []chat.Message, req *rawjson.Request, from i
 }
 
 // MessageObject parses raw, one element of the messages array, as an
-// object with a string role. It fails (chat.ErrShape) on anything else.
-func MessageObject(raw []byte) (*rawjson.Object, chat.Role, error) {
-	obj, err := rawjson.ParseObject(raw)
+// object with a string role, unless obj, raw split already, is not nil.
+// It fails (chat.ErrShape) on anything else.
+func MessageObject(raw []byte, obj *rawjson.Object) (*rawjson.Object, chat.Role, error) {
+	obj, err := rawjson.ObjectOf(obj, raw)
 	if err != nil {
 		return nil, "", fmt.Errorf("not an object: %w", chat.ErrShape)
 	}

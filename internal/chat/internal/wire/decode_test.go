@@ -27,7 +27,7 @@ func TestDecodeInParallel(t *testing.T) {
 	failing := map[int]bool{}
 	c := &Codec{
 		Name: "test",
-		Message: func(raw []byte) (chat.Message, error) {
+		Message: func(raw []byte, _ *rawjson.Object) (chat.Message, error) {
 			s, _ := rawjson.String(raw)
 			var i int
 			fmt.Sscan(s, &i)
