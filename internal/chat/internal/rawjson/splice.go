@@ -26,6 +26,8 @@ func (o *Object) Splice(edits []Edit) []byte {
 
 // splice is Splice that also writes v in place of the value of member
 // mi, if mi is not -1, without joining v first. No edit may name mi's key.
+// It lists the pieces of the result first, so as to allocate it at its
+// exact size: a block whose long text is replaced by a short one is short.
 func (o *Object) splice(edits []Edit, mi int, v layout) []byte {
 	last := make(map[string]int, len(o.Members))
 	for i, m := range o.Members {
@@ -36,12 +38,8 @@ func (o *Object) splice(edits []Edit, mi int, v layout) []byte {
 		byKey[e.Key] = e
 	}
 	src := o.Src
-	n := len(src) + editSize(edits)
-	if mi >= 0 {
-		n += v.size() - (o.Members[mi].ValueEnd - o.Members[mi].ValueStart)
-	}
-	out := make([]byte, 0, n)
-	out = append(out, src[:o.Open+1]...)
+	pieces := make([][]byte, 0, 3*len(o.Members)+len(edits)+2)
+	pieces = append(pieces, src[:o.Open+1])
 	first := true
 	for i, m := range o.Members {
 		e, edited := byKey[m.Key]
@@ -49,33 +47,42 @@ func (o *Object) splice(edits []Edit, mi int, v layout) []byte {
 			continue
 		}
 		if first {
-			out = append(out, src[o.Open+1:o.Members[0].KeyStart]...)
+			pieces = append(pieces, src[o.Open+1:o.Members[0].KeyStart])
 		} else {
-			out = append(out, src[o.Members[i-1].ValueEnd:m.KeyStart]...)
+			pieces = append(pieces, src[o.Members[i-1].ValueEnd:m.KeyStart])
 		}
 		first = false
-		out = append(out, src[m.KeyStart:m.ValueStart]...)
+		pieces = append(pieces, src[m.KeyStart:m.ValueStart])
 		switch {
 		case i == mi:
-			out = v.appendTo(out)
+			pieces = v.appendPieces(pieces)
 		case edited && last[m.Key] == i:
-			out = append(out, e.Value...)
+			pieces = append(pieces, e.Value)
 		default:
-			out = append(out, src[m.ValueStart:m.ValueEnd]...)
+			pieces = append(pieces, src[m.ValueStart:m.ValueEnd])
 		}
 	}
 	for _, e := range edits {
 		if _, ok := last[e.Key]; ok || e.Delete {
 			continue
 		}
-		out = appendMember(out, first, e)
+		pieces = append(pieces, appendMember(nil, first, e))
 		first = false
 	}
 	tail := o.Open + 1
 	if n := len(o.Members); n > 0 {
 		tail = o.Members[n-1].ValueEnd
 	}
-	return append(out, src[tail:]...)
+	pieces = append(pieces, src[tail:])
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // appendMember appends e as a compact member, after a comma unless it is
@@ -176,15 +183,19 @@ func (l layout) appendTo(out []byte) []byte {
 	return append(out, l.trail...)
 }
 
+// appendPieces appends the pieces of the array l writes to pieces.
+func (l layout) appendPieces(pieces [][]byte) [][]byte {
+	pieces = append(pieces, l.lead)
+	for i, e := range l.elems {
+		if i > 0 {
+			pieces = append(pieces, l.sep(i))
+		}
+		pieces = append(pieces, e)
+	}
+	return append(pieces, l.trail)
+}
+
 // bytes returns the array l writes.
 func (l layout) bytes() []byte {
 	return l.appendTo(make([]byte, 0, l.size()))
-}
-
-func editSize(edits []Edit) int {
-	n := 0
-	for _, e := range edits {
-		n += len(e.Key) + len(e.Value) + 4
-	}
-	return n
 }
