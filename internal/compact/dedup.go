@@ -11,7 +11,9 @@ func (dedupPass) Name() string { return passDedup }
 
 func (dedupPass) Apply(st *State) Report {
 	var r Report
-	first := map[string]int{} // output text → index of its first output
+	// The first outputs of each text, by the texts' hashes: a map keyed
+	// by the texts would hash every one of them again on every request.
+	first := map[uint64][]int{}
 	for i := range st.outputs {
 		o := &st.outputs[i]
 		if o.msg >= st.horizon {
@@ -20,9 +22,15 @@ func (dedupPass) Apply(st *State) Report {
 		if o.opaque || o.text == "" {
 			continue
 		}
-		j, seen := first[o.text]
-		if !seen {
-			first[o.text] = i
+		j := -1
+		for _, k := range first[o.sum] {
+			if st.outputs[k].text == o.text {
+				j = k
+				break
+			}
+		}
+		if j < 0 {
+			first[o.sum] = append(first[o.sum], i)
 			continue
 		}
 		if !o.rewritable(&st.opts) || o.tokens < st.opts.DedupMin {

@@ -1,7 +1,9 @@
 package compact
 
 import (
+	"hash/maphash"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/winnowhq/winnow/internal/chat"
@@ -20,6 +22,10 @@ type msgFacts struct {
 type partFacts struct {
 	tokens int    // partTokens
 	text   string // a tool call as describeCall writes it; a tool result's PlainText
+	// lines and sum are a tool result's text's lines, which a placeholder
+	// reports, and its hash (textSeed), by which dedup finds copies.
+	lines int
+	sum   uint64
 	// args are a tool call's arguments as members reads them, if they are
 	// a JSON object (argsOK). Shared by every request: copy before
 	// changing.
@@ -39,12 +45,22 @@ func newFacts(est tokens.Estimator, m *chat.Message) msgFacts {
 			pf.args, pf.argsOK = members(p.Input)
 		case chat.ToolResult:
 			pf.text = p.PlainText()
+			pf.lines, pf.sum = lineCount(pf.text), maphash.String(textSeed, pf.text)
 		}
 		f.tokens += pf.tokens
 		f.parts[k] = pf
 	}
 	return f
 }
+
+// textSeed hashes the texts of tool outputs (partFacts.sum). It is one
+// for the process, so that the facts a Cache keeps agree with those read
+// off any later request.
+var textSeed = maphash.MakeSeed()
+
+// lineCount returns the number of lines of text, as a placeholder
+// reports them.
+func lineCount(text string) int { return strings.Count(text, "\n") + 1 }
 
 // parallelFacts is how much text a request's new messages must hold for
 // their facts to be read on more than one CPU. Below it the goroutines

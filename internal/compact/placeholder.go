@@ -18,7 +18,7 @@ const HandlePattern = `\[winnow: [^\n]*?\boutput of [^\n]+\]`
 
 // clearedText replaces a cleared output.
 func clearedText(o *output) string {
-	return fmt.Sprintf("[winnow: output of %s cleared (%s); %s]", callName(o), size(o.text), again(o))
+	return fmt.Sprintf("[winnow: output of %s cleared (%s); %s]", callName(o), size(o), again(o))
 }
 
 // dedupText replaces a later copy of an earlier output.
@@ -56,12 +56,17 @@ func again(o *output) string {
 	return "call it again if needed"
 }
 
-// size says how big a text was: its lines, or its bytes when it is one line.
-func size(text string) string {
-	if n := strings.Count(text, "\n") + 1; n > 1 {
+// size says how big an output's text was: its lines, or its bytes when it
+// is one line.
+func size(o *output) string {
+	n := o.lines
+	if n == 0 {
+		n = lineCount(o.text)
+	}
+	if n > 1 {
 		return thousands(n) + " lines"
 	}
-	return thousands(len(text)) + " bytes"
+	return thousands(len(o.text)) + " bytes"
 }
 
 // thousands formats n with comma separators.

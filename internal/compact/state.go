@@ -1,6 +1,8 @@
 package compact
 
 import (
+	"hash/maphash"
+
 	"github.com/winnowhq/winnow/internal/chat"
 	"github.com/winnowhq/winnow/internal/tokens"
 )
@@ -53,6 +55,8 @@ type output struct {
 	tool      string // the tool's name, or the command's first word
 	call      string // the call, as the model can repeat it: `bash {"command":"ls"}`
 	text      string // its text as received
+	lines     int    // lineCount(text), or 0 for not counted
+	sum       uint64 // text hashed with textSeed
 	tokens    int    // estimated
 	opaque    bool   // holds more than text (an image, a document)
 	textForm  bool
@@ -177,7 +181,7 @@ func (st *State) analyse() {
 
 func (st *State) addOutput(i, k int, p *chat.Part) int {
 	f := &st.facts[i].parts[k]
-	o := output{msg: i, part: k, id: p.ID, text: f.text}
+	o := output{msg: i, part: k, id: p.ID, text: f.text, lines: f.lines, sum: f.sum}
 	for c := range p.Content {
 		if t := p.Content[c].Type; t != chat.Text {
 			o.opaque = true
@@ -204,6 +208,7 @@ func (st *State) addTextOutput(i int, m *chat.Message, cmd command) int {
 		}
 		o.text += p.Text
 	}
+	o.lines, o.sum = lineCount(o.text), maphash.String(textSeed, o.text)
 	o.tokens = st.msgs[i].tokens
 	st.outputs = append(st.outputs, o)
 	return len(st.outputs) - 1
