@@ -25,7 +25,10 @@ func Compaction(c *compact.Compactor) Rewriter {
 }
 
 // CompactionCached is Compaction with the given cache; nil decodes and
-// analyses every request in full.
+// analyses every request in full. The cache keeps each request body it
+// decoded (compact.Compactor.RewriteCached shares it rather than copying
+// it), which is safe because the proxy never writes a request body after
+// reading it, and Request.Body must not be modified by anyone.
 func CompactionCached(c *compact.Compactor, cache *compact.Cache) Rewriter {
 	client, server := c.WithServerEdits(false), c.WithServerEdits(true)
 	return RewriterFunc(func(_ context.Context, req *Request) (*Rewrite, error) {
