@@ -39,8 +39,24 @@ func (r Result) Saved() int { return r.Before - r.After }
 // cost usually dominates: see BenchmarkEncode for exact and estimated
 // counts.
 func Encode(text string, count func(string) int) Result {
+	return EncodeBelow(text, count, nil)
+}
+
+// EncodeBelow is Encode with a counter that may stop early: below(s,
+// limit) returns count(s) and true if count(s) < limit, and false
+// otherwise, when it may have counted only part of s. EncodeBelow counts
+// each candidate with it, the limit being the count the candidate must
+// stay under to win; the result is Encode's. A nil below counts with
+// count.
+func EncodeBelow(text string, count func(string) int, below func(s string, limit int) (int, bool)) Result {
 	if count == nil {
 		count = func(s string) int { return len(s) }
+	}
+	if below == nil {
+		below = func(s string, limit int) (int, bool) {
+			n := count(s)
+			return n, n < limit
+		}
 	}
 	d := newDoc()
 	defer d.free()
@@ -50,14 +66,23 @@ func Encode(text string, count func(string) int) Result {
 	if d.inexact {
 		return res
 	}
-	best, bestText, bestN := "", "", before
-	for _, name := range encodersFor(d.shape) {
-		out, ok := encodeWith(name, d)
+	// The candidate with the fewest tokens wins, the first one listed on a
+	// tie, if it has fewer than text. They are tried last listed first
+	// (compact JSON, listed first, is rarely the shortest), and each is
+	// counted only as far as it could still win.
+	names := encodersFor(d.shape)
+	best, bestText, bestN, bestK := "", "", before, -1
+	for k := len(names) - 1; k >= 0; k-- {
+		out, ok := encodeWith(names[k], d)
 		if !ok || out == text {
 			continue
 		}
-		if n := count(out); n < bestN {
-			best, bestText, bestN = name, out, n
+		limit := bestN // to win, out needs fewer tokens, or as many and to be listed first
+		if bestK >= 0 {
+			limit++
+		}
+		if n, ok := below(out, limit); ok {
+			best, bestText, bestN, bestK = names[k], out, n, k
 		}
 	}
 	if best == "" {

@@ -124,3 +124,28 @@ func FuzzParse(f *testing.F) {
 		sameJSON(t, s, string(appendCompact(nil, &v)))
 	})
 }
+
+// FuzzEncodeBelow holds EncodeBelow, which counts candidates shortest
+// first and only as far as they could win, to Encode, with the estimator
+// and with a counter of bytes that stops at the limit.
+func FuzzEncodeBelow(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s)
+	}
+	est := tokens.NewEstimator(tokens.O200k)
+	bytes := func(s string) int { return len(s) / 3 } // ties are common
+	bytesBelow := func(s string, limit int) (int, bool) {
+		if n := len(s) / 3; n < limit {
+			return n, true
+		}
+		return limit, false
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if want, got := Encode(text, est.Count), EncodeBelow(text, est.Count, est.CountBelow); got != want {
+			t.Fatalf("EncodeBelow(%q) with the estimator (-want +got):\n%s", text, cmp.Diff(want, got))
+		}
+		if want, got := Encode(text, bytes), EncodeBelow(text, bytes, bytesBelow); got != want {
+			t.Fatalf("EncodeBelow(%q) by bytes (-want +got):\n%s", text, cmp.Diff(want, got))
+		}
+	})
+}

@@ -37,6 +37,31 @@ func (e Estimator) Count(text string) int {
 	return e.countFeatures(measure(text))
 }
 
+// belowStride is the number of bytes CountBelow counts between two
+// comparisons with its limit.
+const belowStride = 4 << 10
+
+// CountBelow returns Count(text) and true if Count(text) < limit, and
+// false otherwise, having then perhaps counted only part of text: the
+// pieces of a prefix of text are pieces of text, and every weight is
+// non-negative, so once a prefix counts limit tokens text counts at least
+// as many.
+func (e Estimator) CountBelow(text string, limit int) (int, bool) {
+	if text == "" {
+		return 0, 0 < limit
+	}
+	var f features
+	i, afterPunct := 0, false
+	for i < len(text) {
+		i, afterPunct = measureRange(text, i, min(i+belowStride, len(text)), afterPunct, &f)
+		if n := e.countFeatures(f); n >= limit {
+			return n, false
+		}
+	}
+	n := e.countFeatures(f)
+	return n, n < limit
+}
+
 func (e Estimator) countFeatures(f features) int {
 	w := e.w
 	if w == nil {
@@ -213,6 +238,74 @@ func measure(s string) (f features) {
 		}
 	}
 	return f
+}
+
+// measureRange counts into f the pieces of s from s[i], where punctuation
+// ends right before s[i] if afterPunct, up to the first piece boundary at
+// or past end (pieces read past end as they do in measure), and returns
+// that boundary and whether punctuation ends right before it. The pieces
+// counted are those measure finds in s before that boundary. Its loop is
+// measure's, copied so that measure keeps its speed; FuzzMeasure holds
+// both to the reference pass.
+func measureRange(s string, i, end int, afterPunct bool, into *features) (int, bool) {
+	// A local array, as in measure, is faster to update; i < len(s)
+	// spares the bounds checks.
+	f := *into
+	for i < len(s) && i < end {
+		switch byteClass[s[i]] {
+		case cLower, cUpper:
+			// Most words are lower case after at most a capital: count
+			// them here, and leave case changes and non-ASCII to
+			// measureWord.
+			if j := lowerRun(s, i+1); j == len(s) || !startsWord(s, j) {
+				upper := 0
+				if byteClass[s[i]] == cUpper {
+					upper = 1
+				}
+				f.word(j-i, upper)
+				i = j
+			} else {
+				i = measureWord(s, i, &f)
+			}
+			afterPunct = false
+		case cHigh:
+			i = measureWord(s, i, &f)
+			afterPunct = false
+		case cDigit:
+			j := i + 1
+			for j < len(s) && byteClass[s[j]] == cDigit {
+				j++
+			}
+			f[fDigitGroup] += (j - i + 2) / 3
+			i = j
+			afterPunct = false
+		case cSpace, cNewline:
+			// One space before a word or punctuation joins it: no piece.
+			if s[i] == ' ' && i+1 < len(s) && (startsWord(s, i+1) || byteClass[s[i+1]] == cPunct) {
+				i++
+			} else {
+				i = measureSpace(s, i, afterPunct, &f)
+			}
+			afterPunct = false
+		default:
+			j := i + 1
+			for j < len(s) && byteClass[s[j]] == cPunct {
+				j++
+			}
+			// A space before the punctuation joins it, and then the
+			// punctuation cannot join the word after it: " (" + "x".
+			if j-i == 1 && startsWord(s, j) && (i == 0 || s[i-1] != ' ') {
+				f[fPunctPrefix]++
+			} else {
+				f[fPunctRun]++
+				f[fPunctExtra] += j - i - 1
+			}
+			i = j
+			afterPunct = true
+		}
+	}
+	*into = f
+	return i, afterPunct
 }
 
 // startsWord reports whether a word starts at s[i].

@@ -222,8 +222,16 @@ func FuzzMeasure(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		for i := range min(len(text), 64) + 1 {
 			s := text[i:]
-			if got, want := measure(s), measureRef(s); got != want {
+			want := measureRef(s)
+			if got := measure(s); got != want {
 				t.Fatalf("measure(%q) (-want +got):\n%s", s, cmp.Diff(featureMap(want), featureMap(got)))
+			}
+			var got features
+			for j, afterPunct := 0, false; j < len(s); {
+				j, afterPunct = measureRange(s, j, min(j+7, len(s)), afterPunct, &got)
+			}
+			if got != want {
+				t.Fatalf("measureRange(%q) by 7 bytes (-want +got):\n%s", s, cmp.Diff(featureMap(want), featureMap(got)))
 			}
 		}
 	})

@@ -27,7 +27,7 @@ func (Encode) After(_ context.Context, t *Turn) error {
 		if tx.Final || tx.whole {
 			continue // a whole structured content must stay JSON
 		}
-		r := shape.Encode(tx.Text, t.count)
+		r := shape.EncodeBelow(tx.Text, t.count, t.below)
 		tx.Shape = string(r.Shape)
 		if tx.Text == tx.Upstream {
 			tx.upstreamTokens = r.Before

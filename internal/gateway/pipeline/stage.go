@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/winnowhq/winnow/internal/telemetry"
+	"github.com/winnowhq/winnow/internal/tokens"
 )
 
 // A Stage is one step a tool call goes through. Before runs ahead of the
@@ -128,11 +129,37 @@ func (t *Turn) count(s string) int {
 		}
 	}
 	n := t.p.opts.Counter.Count(s)
+	t.remember(s, n)
+	return n
+}
+
+// remember makes n the count of the long text s for the rest of the turn.
+func (t *Turn) remember(s string, n int) {
 	if len(t.counted) == memoTexts {
 		t.counted = append(t.counted[:0], t.counted[1:]...)
 	}
 	t.counted = append(t.counted, counted{s, n})
-	return n
+}
+
+// below returns count(s) and true if that is less than limit, and false
+// otherwise; with the estimator it then stops counting as soon as a
+// prefix of s counts limit tokens (see tokens.Estimator.CountBelow).
+func (t *Turn) below(s string, limit int) (int, bool) {
+	e, ok := t.p.opts.Counter.(tokens.Estimator)
+	if !ok || len(s) < memoBytes {
+		n := t.count(s)
+		return n, n < limit
+	}
+	for _, c := range t.counted {
+		if c.text == s {
+			return c.tokens, c.tokens < limit
+		}
+	}
+	n, ok := e.CountBelow(s, limit)
+	if ok {
+		t.remember(s, n)
+	}
+	return n, ok
 }
 
 // textTokens returns the tokens of tx.Text, counting them if no stage has.

@@ -89,7 +89,7 @@ func trimText(t *Turn, tx *Text, budget, n int) error {
 		}
 		view, vn = res.Text, res.After
 		if encoded {
-			if e := shape.Encode(view, t.count); e.Encoder != "" {
+			if e := shape.EncodeBelow(view, t.count, t.below); e.Encoder != "" {
 				view, vn = e.Text, e.After
 			}
 		}
