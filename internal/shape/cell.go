@@ -91,8 +91,9 @@ func looksScalar(s string) bool {
 // mayBeFloat reports false for strings strconv.ParseFloat certainly
 // rejects, without the error it would allocate: a decimal number holds
 // only digits, '.', '_', and an 'e' or 'E' with an optional sign after
-// it, after an optional sign. Hexadecimal numbers ("0x1p-2") and the
-// words inf, infinity and nan are left to ParseFloat.
+// it, after an optional sign. Hexadecimal numbers ("0x1p-2") and words
+// as long as inf, infinity or nan (the only words it takes, in any case)
+// are left to ParseFloat.
 func mayBeFloat(s string) bool {
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		s = s[1:]
@@ -101,7 +102,7 @@ func mayBeFloat(s string) bool {
 	case len(s) >= 2 && s[0] == '0' && s[1]|0x20 == 'x':
 		return true
 	case s != "" && (s[0]|0x20 == 'i' || s[0]|0x20 == 'n'):
-		return true
+		return len(s) == 3 || len(s) == 8
 	}
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {

@@ -16,12 +16,12 @@ func parsesAsFloat(s string) bool {
 // TestMayBeFloat holds the prefilter to strconv.ParseFloat: it may let
 // through strings that ParseFloat rejects, never reject one it accepts.
 func TestMayBeFloat(t *testing.T) {
-	for _, s := range []string{"0", "-0.0", "+1", "1e400", "1E-7", ".5", "5.", "1_000", "0x1p-2", "0X1P+2", "inf", "-Infinity", "NaN", "1e+10"} {
+	for _, s := range []string{"0", "-0.0", "+1", "1e400", "1E-7", ".5", "5.", "1_000", "0x1p-2", "0X1P+2", "inf", "-Infinity", "NaN", "1e+10", "+Inf", "INFINITY", "nan"} {
 		if !mayBeFloat(s) || !parsesAsFloat(s) {
 			t.Errorf("%q: mayBeFloat %v, ParseFloat accepts %v; want both", s, mayBeFloat(s), parsesAsFloat(s))
 		}
 	}
-	for _, s := range []string{"2025-03-01", "4fb6fa", "1.2.3", "12:30", "v2", "1e", "--1", "1-2"} {
+	for _, s := range []string{"2025-03-01", "4fb6fa", "1.2.3", "12:30", "v2", "1e", "--1", "1-2", "issue-m0042", "none", "+nan", "infinite", "Infinityx"} {
 		if parsesAsFloat(s) {
 			t.Errorf("%q: ParseFloat accepts it", s)
 		}
