@@ -99,7 +99,7 @@ func ToAnthropic(t traj.Trajectory) (traj.Trajectory, error) {
 		return traj.Trajectory{}, err
 	}
 	out.System = joinNonBlank("\n\n", system)
-	tools, err := anthropicTools(t.Tools)
+	tools, err := traj.AnthropicTools(t.Tools)
 	if err != nil {
 		return traj.Trajectory{}, fmt.Errorf("to anthropic %s: %w", t.Name, err)
 	}
@@ -208,50 +208,6 @@ func hasLegacyCall(raw json.RawMessage) bool {
 		FunctionCall json.RawMessage `json:"function_call"`
 	}
 	return json.Unmarshal(raw, &m) == nil && len(m.FunctionCall) > 0 && string(m.FunctionCall) != "null"
-}
-
-// anthropicTools writes tool definitions in the Messages API's shape:
-// a Chat Completions definition ({type: function, function: {name,
-// description, parameters}}) becomes {name, description, input_schema},
-// with an empty object schema when it has no parameters; a definition
-// already in the Messages shape is kept. It mirrors what traj does when
-// it loads Anthropic trajectories.
-func anthropicTools(tools []json.RawMessage) ([]json.RawMessage, error) {
-	out := make([]json.RawMessage, 0, len(tools))
-	for i, raw := range tools {
-		var t struct {
-			Name     string `json:"name"`
-			Function *struct {
-				Name        string          `json:"name"`
-				Description string          `json:"description"`
-				Parameters  json.RawMessage `json:"parameters"`
-			} `json:"function"`
-		}
-		if err := json.Unmarshal(raw, &t); err != nil {
-			return nil, fmt.Errorf("tools[%d]: %w", i, err)
-		}
-		if t.Function == nil {
-			if t.Name == "" {
-				return nil, fmt.Errorf("tools[%d]: no name", i)
-			}
-			out = append(out, raw)
-			continue
-		}
-		schema := t.Function.Parameters
-		if len(schema) == 0 || string(schema) == "null" {
-			schema = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		conv, err := encode(struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description,omitempty"`
-			InputSchema json.RawMessage `json:"input_schema"`
-		}{t.Function.Name, t.Function.Description, schema})
-		if err != nil {
-			return nil, fmt.Errorf("tools[%d]: %w", i, err)
-		}
-		out = append(out, conv)
-	}
-	return out, nil
 }
 
 func joinNonBlank(sep string, parts []string) string {

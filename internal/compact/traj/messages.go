@@ -58,7 +58,7 @@ func parseMessageList(items []json.RawMessage, model string, tools []json.RawMes
 		if t.System, t.Messages, err = splitSystem(msgs); err != nil {
 			return Trajectory{}, err
 		}
-		if t.Tools, err = anthropicTools(cleaned); err != nil {
+		if t.Tools, err = AnthropicTools(cleaned); err != nil {
 			return Trajectory{}, err
 		}
 	}
@@ -142,11 +142,12 @@ func splitSystem(msgs []json.RawMessage) (string, []json.RawMessage, error) {
 	return joinNonEmpty("\n\n", system...), msgs[n:], nil
 }
 
-// anthropicTools writes tool definitions in the Messages API's shape
-// (name, description, input_schema); definitions in the Chat Completions
-// shape ({type: function, function: {name, description, parameters}}) are
-// converted.
-func anthropicTools(tools []json.RawMessage) ([]json.RawMessage, error) {
+// AnthropicTools writes tool definitions in the Messages API's shape
+// (name, description, input_schema): a Chat Completions definition
+// ({type: function, function: {name, description, parameters}}) is
+// converted, with an empty object schema when it has no parameters; a
+// definition already in the Messages shape is kept.
+func AnthropicTools(tools []json.RawMessage) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, len(tools))
 	for i, raw := range tools {
 		var t struct {
