@@ -2,13 +2,13 @@ package fakeapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/winnowhq/winnow/internal/llmproxy/loopback"
 )
 
 // Options configure an API. The zero value answers at once and records nothing.
@@ -45,8 +45,7 @@ type API struct {
 	URL string
 
 	opts Options
-	srv  *http.Server
-	done chan error
+	srv  *loopback.Server
 
 	mu       sync.Mutex
 	received []Received
@@ -54,26 +53,21 @@ type API struct {
 
 // Start starts an API on 127.0.0.1 on a free port; opts may be nil.
 func Start(opts *Options) (*API, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("fake API: listen: %w", err)
-	}
-	a := &API{URL: "http://" + ln.Addr().String(), done: make(chan error, 1)}
+	a := &API{}
 	if opts != nil {
 		a.opts = *opts
 	}
-	a.srv = &http.Server{Handler: http.HandlerFunc(a.serve), ReadHeaderTimeout: 10 * time.Second}
-	go func() { a.done <- a.srv.Serve(ln) }()
+	srv, err := loopback.Start(http.HandlerFunc(a.serve))
+	if err != nil {
+		return nil, fmt.Errorf("fake API: %w", err)
+	}
+	a.URL, a.srv = srv.URL, srv
 	return a, nil
 }
 
 // Close stops the API, cutting off requests in flight.
 func (a *API) Close() error {
-	err := a.srv.Close()
-	if serr := <-a.done; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	return err
+	return a.srv.Close()
 }
 
 // Requests returns the requests received so far, when recording.

@@ -3,16 +3,14 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/winnowhq/winnow/internal/compact/costsim"
+	"github.com/winnowhq/winnow/internal/llmproxy/loopback"
 )
 
 // sideAnswer is the text of every answer outside the main loop (titles, summaries, probes).
@@ -33,8 +31,7 @@ type API struct {
 	URL string
 
 	opts   Options
-	srv    *http.Server
-	done   chan error
+	srv    *loopback.Server
 	ledger *ledger
 	meter  *meter
 
@@ -52,29 +49,21 @@ func Start(opts *Options) (*API, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scripted claude: %w", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("scripted claude: listen: %w", err)
-	}
-	a := &API{
-		URL: "http://" + ln.Addr().String(), done: make(chan error, 1),
-		ledger: newLedger(), meter: mt, caches: make(map[string]*costsim.Cache),
-	}
+	a := &API{ledger: newLedger(), meter: mt, caches: make(map[string]*costsim.Cache)}
 	if opts != nil {
 		a.opts = *opts
 	}
-	a.srv = &http.Server{Handler: http.HandlerFunc(a.serve), ReadHeaderTimeout: 10 * time.Second}
-	go func() { a.done <- a.srv.Serve(ln) }()
+	srv, err := loopback.Start(http.HandlerFunc(a.serve))
+	if err != nil {
+		return nil, fmt.Errorf("scripted claude: %w", err)
+	}
+	a.URL, a.srv = srv.URL, srv
 	return a, nil
 }
 
 // Close stops the API, cutting off requests in flight.
 func (a *API) Close() error {
-	err := a.srv.Close()
-	if serr := <-a.done; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	return err
+	return a.srv.Close()
 }
 
 // Report returns what the API saw and billed so far.

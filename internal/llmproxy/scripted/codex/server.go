@@ -7,11 +7,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"slices"
@@ -21,6 +19,7 @@ import (
 	"time"
 
 	"github.com/winnowhq/winnow/internal/compact/costsim"
+	"github.com/winnowhq/winnow/internal/llmproxy/loopback"
 )
 
 // Defaults of the ServerOptions fields left zero.
@@ -82,8 +81,7 @@ type Server struct {
 	opts    ServerOptions
 	pricing costsim.Pricing
 	log     *slog.Logger
-	srv     *http.Server
-	done    chan error
+	srv     *loopback.Server
 	nonce   [8]byte
 	key     [32]byte
 
@@ -107,7 +105,7 @@ type conversation struct {
 
 // StartServer starts a Server on 127.0.0.1 on a free port.
 func StartServer(opts *ServerOptions) (*Server, error) {
-	s := &Server{done: make(chan error, 1), ledger: newLedger(), convs: map[string]*conversation{}}
+	s := &Server{ledger: newLedger(), convs: map[string]*conversation{}}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -140,13 +138,10 @@ func StartServer(opts *ServerOptions) (*Server, error) {
 	}
 	rand.Read(s.nonce[:])
 	rand.Read(s.key[:])
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("scripted API: listen: %w", err)
+	if s.srv, err = loopback.Start(http.HandlerFunc(s.serve)); err != nil {
+		return nil, fmt.Errorf("scripted API: %w", err)
 	}
-	s.URL = "http://" + ln.Addr().String()
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 10 * time.Second}
-	go func() { s.done <- s.srv.Serve(ln) }()
+	s.URL = s.srv.URL
 	return s, nil
 }
 
@@ -175,11 +170,7 @@ func (s *Server) readFirstLines() error {
 
 // Close stops the server, cutting off requests in flight.
 func (s *Server) Close() error {
-	err := s.srv.Close()
-	if serr := <-s.done; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	return err
+	return s.srv.Close()
 }
 
 // Report returns what the server saw and billed so far.
