@@ -148,30 +148,18 @@ func (a *API) finish(x *Exchange) {
 // messages answers POST /v1/messages.
 func (a *API) messages(w http.ResponseWriter, r *http.Request, body []byte, x *Exchange) {
 	x.Kind = KindSide
-	if !authorized(r) {
-		x.Status = http.StatusUnauthorized
-		writeError(w, x.Status, "authentication_error", "x-api-key header is required")
+	req := a.decode(w, r, body, x)
+	if req == nil {
 		return
 	}
-	req, err := decodeRequest(body)
-	if err != nil {
-		a.reject(w, x, []Violation{{Rule: ruleShape, Path: "body", Message: err.Error()}})
-		return
-	}
-	x.Model = req.Model
 	tools := toolsByName(req.Tools)
 	if _, ok := tools["Read"]; ok || tools["Bash"] != nil || a.opts.Script.offersCall(tools) {
 		x.Kind = KindMain
 	}
 	fam := familyOf(req.Model)
 	ph := newPrefixHasher(req)
-	vs := check(req, r.Header, fam, a.ledger, ph)
-	edits, err := parseEdits(req.ContextManagement, fam)
-	if err != nil {
-		vs = append(vs, Violation{Rule: ruleEdits, Path: "context_management", Message: err.Error()})
-	}
-	if len(vs) > 0 {
-		a.reject(w, x, vs)
+	edits, ok := a.admit(w, r, req, fam, ph, x)
+	if !ok {
 		return
 	}
 	v := a.bill(req, fam, edits, x)
@@ -199,6 +187,38 @@ func authorized(r *http.Request) bool {
 	return r.Header.Get("X-Api-Key") != "" || r.Header.Get("Authorization") != ""
 }
 
+// decode reads the request body; it answers a request without credentials or whose body
+// is not a Messages request and returns nil.
+func (a *API) decode(w http.ResponseWriter, r *http.Request, body []byte, x *Exchange) *request {
+	if !authorized(r) {
+		x.Status = http.StatusUnauthorized
+		writeError(w, x.Status, "authentication_error", "x-api-key header is required")
+		return nil
+	}
+	req, err := decodeRequest(body)
+	if err != nil {
+		a.reject(w, x, []Violation{{Rule: ruleShape, Path: "body", Message: err.Error()}})
+		return nil
+	}
+	x.Model = req.Model
+	return req
+}
+
+// admit checks req against the API's rules and parses its context-management edits; it
+// answers a request that breaks a rule and reports false.
+func (a *API) admit(w http.ResponseWriter, r *http.Request, req *request, fam family, ph *prefixHasher, x *Exchange) ([]edit, bool) {
+	vs := check(req, r.Header, fam, a.ledger, ph)
+	edits, err := parseEdits(req.ContextManagement, fam)
+	if err != nil {
+		vs = append(vs, Violation{Rule: ruleEdits, Path: "context_management", Message: err.Error()})
+	}
+	if len(vs) > 0 {
+		a.reject(w, x, vs)
+		return nil, false
+	}
+	return edits, true
+}
+
 // reject answers a request that breaks the API's rules with a 400 naming the first.
 func (a *API) reject(w http.ResponseWriter, x *Exchange, vs []Violation) {
 	for i := range vs {
@@ -213,13 +233,7 @@ func (a *API) reject(w http.ResponseWriter, x *Exchange, vs []Violation) {
 // edits, and prices the result against the model's prompt cache; it returns the response's
 // input usage.
 func (a *API) bill(req *request, fam family, edits []edit, x *Exchange) usage {
-	v := a.view(req, fam)
-	x.OriginalInputTokens = v.tokens(a.meter)
-	for _, e := range edits {
-		if applied := e.apply(v, a.meter); applied != nil {
-			x.AppliedEdits = append(x.AppliedEdits, applied)
-		}
-	}
+	v := a.edited(req, fam, edits, x)
 	segs := v.segments(a.meter)
 	a.mu.Lock()
 	c := a.caches[req.Model]
@@ -230,6 +244,19 @@ func (a *API) bill(req *request, fam family, edits []edit, x *Exchange) usage {
 	x.Billed = c.Send(costsim.Request{Segments: segs})
 	a.mu.Unlock()
 	return usage{input: x.Billed.Input - x.Billed.CacheRead - x.Billed.CacheWrite, cacheRead: x.Billed.CacheRead, cacheWrite: x.Billed.CacheWrite}
+}
+
+// edited is req as the model reads it after the edits, which x records with the input
+// tokens before them.
+func (a *API) edited(req *request, fam family, edits []edit, x *Exchange) *view {
+	v := a.view(req, fam)
+	x.OriginalInputTokens = v.tokens(a.meter)
+	for _, e := range edits {
+		if applied := e.apply(v, a.meter); applied != nil {
+			x.AppliedEdits = append(x.AppliedEdits, applied)
+		}
+	}
+	return v
 }
 
 // view is req as the model reads it before context-management edits: a last-turn-only
@@ -315,35 +342,16 @@ func lastThinking(req *request) string {
 // request's edits.
 func (a *API) countTokens(w http.ResponseWriter, r *http.Request, body []byte, x *Exchange) {
 	x.Kind = KindCountTokens
-	if !authorized(r) {
-		x.Status = http.StatusUnauthorized
-		writeError(w, x.Status, "authentication_error", "x-api-key header is required")
+	req := a.decode(w, r, body, x)
+	if req == nil {
 		return
 	}
-	req, err := decodeRequest(body)
-	if err != nil {
-		a.reject(w, x, []Violation{{Rule: ruleShape, Path: "body", Message: err.Error()}})
-		return
-	}
-	x.Model = req.Model
 	fam := familyOf(req.Model)
-	vs := check(req, r.Header, fam, a.ledger, newPrefixHasher(req))
-	edits, err := parseEdits(req.ContextManagement, fam)
-	if err != nil {
-		vs = append(vs, Violation{Rule: ruleEdits, Path: "context_management", Message: err.Error()})
-	}
-	if len(vs) > 0 {
-		a.reject(w, x, vs)
+	edits, ok := a.admit(w, r, req, fam, newPrefixHasher(req), x)
+	if !ok {
 		return
 	}
-	v := a.view(req, fam)
-	x.OriginalInputTokens = v.tokens(a.meter)
-	for _, e := range edits {
-		if applied := e.apply(v, a.meter); applied != nil {
-			x.AppliedEdits = append(x.AppliedEdits, applied)
-		}
-	}
-	n := v.tokens(a.meter)
+	n := a.edited(req, fam, edits, x).tokens(a.meter)
 	out := obj{"input_tokens": n}
 	if req.ContextManagement != nil {
 		out["context_management"] = obj{"original_input_tokens": x.OriginalInputTokens}
