@@ -49,6 +49,21 @@ func Encode(text string, count func(string) int) Result {
 // stay under to win; the result is Encode's. A nil below counts with
 // count.
 func EncodeBelow(text string, count func(string) int, below func(s string, limit int) (int, bool)) Result {
+	return encodeBelow(text, count, below, nil)
+}
+
+// EncodeBelowSpans is EncodeBelow that also appends to spans, when text is
+// a JSON array (the parse Encode makes of it), the start and end offsets
+// in text of each of its elements, in pairs, and returns spans; nothing is
+// appended when text is not a JSON array. These are the items of the list
+// trimtree finds in a top-level array, so a caller can hand them to
+// trimtree.TrimItems instead of having text parsed again.
+func EncodeBelowSpans(text string, count func(string) int, below func(s string, limit int) (int, bool), spans []int) (Result, []int) {
+	r := encodeBelow(text, count, below, &spans)
+	return r, spans
+}
+
+func encodeBelow(text string, count func(string) int, below func(s string, limit int) (int, bool), spans *[]int) Result {
 	if count == nil {
 		count = func(s string) int { return len(s) }
 	}
@@ -60,7 +75,7 @@ func EncodeBelow(text string, count func(string) int, below func(s string, limit
 	}
 	d := newDoc()
 	defer d.free()
-	d.inspect(text)
+	d.inspect(text, spans)
 	before := count(text)
 	res := Result{Shape: d.shape, Text: text, Before: before, After: before}
 	if d.inexact {

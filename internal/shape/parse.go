@@ -28,14 +28,25 @@ type parser struct {
 	// would change it, and Encode keeps such documents as they are.
 	inexact bool
 	t       *tape
+	// spans, when not nil, receives the start and end offsets of each
+	// element of the top-level array, in pairs.
+	spans *[]int
 }
 
 // parse makes t the tape of s, which must be valid UTF-8 and hold one
 // JSON value with optional surrounding whitespace, reusing t's memory.
 // It reports whether a string could not be decoded exactly.
 func (t *tape) parse(s string) (bool, error) {
+	return t.parseSpans(s, nil)
+}
+
+// parseSpans is parse that, when spans is not nil and s is an array,
+// appends to *spans the start and end offsets in s of each of its
+// elements, in pairs: the items trimtree finds in a top-level array. On
+// an error *spans may hold some of them.
+func (t *tape) parseSpans(s string, spans *[]int) (bool, error) {
 	t.reset(s)
-	p := parser{s: s, t: t}
+	p := parser{s: s, t: t, spans: spans}
 	p.skipSpace()
 	if err := p.value(); err != nil {
 		return false, err
@@ -210,8 +221,12 @@ func (p *parser) array() error {
 		return nil
 	}
 	for n := 1; ; n++ {
+		start := p.pos
 		if err := p.value(); err != nil {
 			return err
+		}
+		if p.spans != nil && p.depth == 1 {
+			*p.spans = append(*p.spans, start, p.pos)
 		}
 		p.skipSpace()
 		if p.pos < len(p.s) && p.s[p.pos] == ',' {

@@ -68,12 +68,14 @@ type doc struct {
 // inspect classifies text and keeps what it parsed doing so.
 func inspect(text string) doc {
 	var d doc
-	d.inspect(text)
+	d.inspect(text, nil)
 	return d
 }
 
-// inspect is the function inspect reusing d's memory.
-func (d *doc) inspect(text string) {
+// inspect is the function inspect reusing d's memory. When spans is not
+// nil and text is a JSON array, the start and end offsets of its elements
+// are appended to *spans, in pairs; nothing is appended otherwise.
+func (d *doc) inspect(text string, spans *[]int) {
 	d.shape, d.inexact, d.table = "", false, nil
 	d.json.reset("")
 	switch {
@@ -90,9 +92,16 @@ func (d *doc) inspect(text string) {
 		return
 	}
 	if looksLikeJSON(trimmed) {
-		if inexact, err := d.json.parse(text); err == nil {
+		n := 0
+		if spans != nil {
+			n = len(*spans)
+		}
+		if inexact, err := d.json.parseSpans(text, spans); err == nil {
 			d.shape, d.inexact = jsonShape(&d.json, 0), inexact
 			return
+		}
+		if spans != nil {
+			*spans = (*spans)[:n]
 		}
 		d.json.reset("")
 	}

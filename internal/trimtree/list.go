@@ -29,6 +29,16 @@ func findList(text string) (*list, bool) {
 	return findLines(text)
 }
 
+// knownList is the list of a JSON array text whose elements are at the
+// given ranges.
+func knownList(text string, items []Span) *list {
+	l := &list{text: text, format: FormatJSON, items: make([]span, len(items))}
+	for i, it := range items {
+		l.items[i] = span{it.Start, it.End}
+	}
+	return l
+}
+
 // findLines makes every line of text an item, without its line break. A
 // final line break belongs to the suffix, so a trimmed text ends with one
 // exactly when the input did.

@@ -114,6 +114,25 @@ const (
 // string; Trim calls it from one goroutine. The error is non-nil only for
 // a nil count or a budget below 1.
 func Trim(text string, budget int, sig Signals, count func(string) int) (Result, error) {
+	return trim(text, budget, sig, count, nil)
+}
+
+// TrimItems is Trim for a text whose main list is already known: text is
+// a JSON array and items, which must not be empty, are the byte ranges of
+// all its elements, each from its first byte to its last, in order (what
+// shape.EncodeBelowSpans records). The list Trim would find in such a
+// text is that array, so the result is Trim's; the text is not scanned
+// again. items is not modified.
+func TrimItems(text string, items []Span, budget int, sig Signals, count func(string) int) (Result, error) {
+	if len(items) == 0 {
+		return Trim(text, budget, sig, count)
+	}
+	return trim(text, budget, sig, count, items)
+}
+
+// trim is Trim, taking the items of text's list from known when it is not
+// nil instead of looking for the list.
+func trim(text string, budget int, sig Signals, count func(string) int, known []Span) (Result, error) {
 	if count == nil {
 		return Result{}, errors.New("trimtree: nil token counter")
 	}
@@ -126,7 +145,13 @@ func Trim(text string, budget int, sig Signals, count func(string) int) (Result,
 		res.Reason = reasonFits
 		return res, nil
 	}
-	l, ok := findList(text)
+	var l *list
+	ok := true
+	if known != nil {
+		l = knownList(text, known)
+	} else {
+		l, ok = findList(text)
+	}
 	if !ok {
 		res.Reason = reasonNoList
 		return res, nil

@@ -27,7 +27,8 @@ func (Encode) After(_ context.Context, t *Turn) error {
 		if tx.Final || tx.whole {
 			continue // a whole structured content must stay JSON
 		}
-		r := shape.EncodeBelow(tx.Text, t.count, t.below)
+		r, spans := shape.EncodeBelowSpans(tx.Text, t.count, t.below, tx.spans[:0])
+		tx.spans, tx.spansOf = spans, tx.Text
 		tx.Shape = string(r.Shape)
 		if tx.Text == tx.Upstream {
 			tx.upstreamTokens = r.Before

@@ -92,6 +92,11 @@ type Text struct {
 	// a stage has them (0 when not), so that later stages need not count
 	// again.
 	tokens, upstreamTokens int
+	// spans are the start and end offsets of the elements of spansOf, a
+	// JSON array text the Encode stage parsed, in pairs (see
+	// shape.EncodeBelowSpans), so that Trim need not parse it again.
+	spans   []int
+	spansOf string
 }
 
 // record notes, for telemetry, that layer turned before into after.

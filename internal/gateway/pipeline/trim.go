@@ -75,13 +75,20 @@ func trimText(t *Turn, tx *Text, budget, n int) error {
 		ratio = float64(n) / float64(max(t.upstreamTokens(tx), 1))
 	}
 	sig := trimtree.Signals{Args: t.words, Recent: t.recent}
+	var known []trimtree.Span
+	if src == tx.spansOf && len(tx.spans) > 0 {
+		known = make([]trimtree.Span, len(tx.spans)/2)
+		for i := range known {
+			known[i] = trimtree.Span{Start: tx.spans[2*i], End: tx.spans[2*i+1]}
+		}
+	}
 	var res trimtree.Result
 	var view string
 	var vn int
 	for round := 0; round < trimRounds; round++ {
 		b := trimtree.HintReserve + int(float64(budget-trimtree.HintReserve)/ratio)
 		var err error
-		if res, err = trimtree.Trim(src, b, sig, t.count); err != nil {
+		if res, err = trimtree.TrimItems(src, known, b, sig, t.count); err != nil {
 			return fmt.Errorf("trim: %w", err)
 		}
 		if res.Strategy == trimtree.StrategyNone {
