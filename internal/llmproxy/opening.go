@@ -173,14 +173,9 @@ func (s scanner) members(i int, fn func(key []byte, vs int) bool) (int, bool) {
 		if !ok {
 			return ve, false
 		}
-		i = s.space(ve)
-		switch {
-		case i < len(s) && s[i] == '}':
-			return i + 1, true
-		case i < len(s) && s[i] == ',':
-			i = s.space(i + 1)
-		default:
-			return i, false
+		var more bool
+		if i, more, ok = s.after(ve, '}'); !more {
+			return i, ok
 		}
 	}
 	return i, false
@@ -198,15 +193,24 @@ func (s scanner) elements(i int, fn func(vs, ve int) bool) (int, bool) {
 		if !ok || !fn(i, ve) {
 			return ve, false
 		}
-		i = s.space(ve)
-		switch {
-		case i < len(s) && s[i] == ']':
-			return i + 1, true
-		case i < len(s) && s[i] == ',':
-			i = s.space(i + 1)
-		default:
-			return i, false
+		var more bool
+		if i, more, ok = s.after(ve, ']'); !more {
+			return i, ok
 		}
 	}
 	return i, false
+}
+
+// after reads what follows a member or element of an object or array closed by end,
+// whose value ends at i: after a comma it returns the next one's offset and more; at end,
+// the container's end and ok; otherwise the offset where the JSON went wrong.
+func (s scanner) after(i int, end byte) (next int, more, ok bool) {
+	i = s.space(i)
+	switch {
+	case i < len(s) && s[i] == end:
+		return i + 1, false, true
+	case i < len(s) && s[i] == ',':
+		return s.space(i + 1), true, true
+	}
+	return i, false, false
 }
