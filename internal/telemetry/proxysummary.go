@@ -125,12 +125,7 @@ func newProxySummary() *ProxySummary {
 
 // add counts ev.
 func (s *ProxySummary) add(ev ProxyEvent) {
-	if s.First.IsZero() || ev.Time.Before(s.First) {
-		s.First = ev.Time
-	}
-	if ev.Time.After(s.Last) {
-		s.Last = ev.Time
-	}
+	widen(&s.First, &s.Last, ev.Time)
 	s.Requests++
 	if ev.Conversation != "" {
 		s.conversations[ev.Conversation] = true

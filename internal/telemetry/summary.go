@@ -106,12 +106,7 @@ func (s *Summary) Add(ev Event) {
 	if ev.Time.Before(s.Since) {
 		return
 	}
-	if s.First.IsZero() || ev.Time.Before(s.First) {
-		s.First = ev.Time
-	}
-	if ev.Time.After(s.Last) {
-		s.Last = ev.Time
-	}
+	widen(&s.First, &s.Last, ev.Time)
 	s.Calls++
 	s.Before += ev.Before
 	s.After += ev.After
@@ -153,6 +148,16 @@ func (s *Summary) addLayers(ev Event) {
 	s.Savings.Dedup.Near += b2i(ev.Dedup && strings.Contains(ev.Layer, LayerNearRef))
 	s.Savings.Encoding.Calls += b2i(enc)
 	s.Savings.Trimming.Calls += b2i(trim)
+}
+
+// widen stretches the period from *first to *last (zero: no event yet) to take in t.
+func widen(first, last *time.Time, t time.Time) {
+	if first.IsZero() || t.Before(*first) {
+		*first = t
+	}
+	if t.After(*last) {
+		*last = t
+	}
 }
 
 func b2i(b bool) int {
