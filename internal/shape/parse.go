@@ -250,19 +250,26 @@ func (p *parser) str(k kind) error {
 	p.pos++ // opening quote
 	start := p.pos
 	// Find the first byte that ends the string, starts an escape or is a
-	// control character a word at a time.
+	// control character a word at a time, and OR the bytes before it
+	// into high, whose high bits then say whether any is not ASCII.
+	var high uint64
 	for p.pos+8 <= len(p.s) {
-		if m := swar.StringStops(swar.Load64(p.s[p.pos:])); m != 0 {
-			p.pos += swar.FirstByte(m)
+		x := swar.Load64(p.s[p.pos:])
+		if m := swar.StringStops(x); m != 0 {
+			n := swar.FirstByte(m)
+			high |= x & (1<<(8*n) - 1)
+			p.pos += n
 			break
 		}
+		high |= x
 		p.pos += 8
 	}
 	for p.pos < len(p.s) {
 		c := p.s[p.pos]
 		switch {
 		case c == '"':
-			p.t.nodes = append(p.t.nodes, node{kind: k, raw: true, a: int32(start), b: int32(p.pos)})
+			ascii := high&swar.Highs8 == 0
+			p.t.nodes = append(p.t.nodes, node{kind: k, raw: true, ascii: ascii, a: int32(start), b: int32(p.pos)})
 			p.pos++
 			return nil
 		case c == '\\':
@@ -270,6 +277,7 @@ func (p *parser) str(k kind) error {
 		case c < 0x20:
 			return p.errorf("control character %q in a string", c)
 		}
+		high |= uint64(c)
 		p.pos++
 	}
 	return p.errorf("unterminated string")

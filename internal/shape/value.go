@@ -47,6 +47,9 @@ type node struct {
 	// raw marks a string or key read from a JSON string literal without
 	// escapes: its text holds no quote, backslash or control character.
 	raw bool
+	// ascii marks a raw string or key, read by the parser, whose text is
+	// all ASCII; it is false when not known.
+	ascii bool
 	// For a scalar or key, a and b are the span of its text: a number's
 	// literal or a string's decoded contents. For an array or object, a
 	// is the number of elements or members and b the index of the node

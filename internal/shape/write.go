@@ -57,7 +57,7 @@ func (t *tape) appendValue(dst []byte, i int) ([]byte, int) {
 // start with the byte 0xE2; without one it is copied as it is.
 func (t *tape) appendString(dst []byte, i int) []byte {
 	s := t.text(i)
-	if t.nodes[i].raw && strings.IndexByte(s, 0xE2) < 0 {
+	if n := t.nodes[i]; n.raw && (n.ascii || strings.IndexByte(s, 0xE2) < 0) {
 		dst = append(dst, '"')
 		dst = append(dst, s...)
 		return append(dst, '"')
