@@ -52,31 +52,9 @@ func (u *upstream) applyPrompts(list []*mcp.Prompt) {
 		want[e.Name] = exportedItem{def: string(def), name: p.Name}
 		defs[e.Name] = &e
 	}
-	u.mu.Lock()
-	old := u.prompts
-	u.prompts = want
-	u.mu.Unlock()
-	var gone []string
-	for name := range old {
-		if _, ok := want[name]; !ok {
-			gone = append(gone, name)
-		}
-	}
-	if len(gone) > 0 {
-		u.gw.srv.RemovePrompts(gone...)
-	}
-	for _, name := range slices.Sorted(maps.Keys(want)) {
-		if old[name].def == want[name].def {
-			continue
-		}
-		own := want[name].name
-		if err := recovered(func() { u.gw.srv.AddPrompt(defs[name], u.promptHandler(own)) }); err != nil {
-			u.log.Warn("upstream prompt not re-exported", "prompt", own, "error", err)
-			u.mu.Lock()
-			delete(u.prompts, name)
-			u.mu.Unlock()
-		}
-	}
+	u.reexport(&u.prompts, want, u.gw.srv.RemovePrompts, func(name string) error {
+		return recovered(func() { u.gw.srv.AddPrompt(defs[name], u.promptHandler(want[name].name)) })
+	}, "prompt")
 }
 
 // promptHandler gets the prompt the upstream calls name.

@@ -33,6 +33,38 @@ type exportedItem struct {
 	name string // the upstream's own name (prompts); the URI (resources); the template (templates)
 }
 
+// reexport makes *set, what u re-exports of one kind (tools, prompts, resources,
+// templates), hold want: the server loses the items no longer wanted (remove) and gets
+// those new or changed (add, called with the key); an item the server refuses (add fails)
+// is logged and left out of *set. *set is guarded by u.mu.
+func (u *upstream) reexport(set *exported, want exported, remove func(keys ...string), add func(key string) error, kind string) {
+	u.mu.Lock()
+	old := *set
+	*set = want
+	u.mu.Unlock()
+	var gone []string
+	for key := range old {
+		if _, ok := want[key]; !ok {
+			gone = append(gone, key)
+		}
+	}
+	if len(gone) > 0 {
+		slices.Sort(gone)
+		remove(gone...)
+	}
+	for _, key := range slices.Sorted(maps.Keys(want)) {
+		if old[key].def == want[key].def {
+			continue
+		}
+		if err := add(key); err != nil {
+			u.log.Warn("upstream "+kind+" not re-exported", "key", key, "upstream_name", want[key].name, "error", err)
+			u.mu.Lock()
+			delete(*set, key)
+			u.mu.Unlock()
+		}
+	}
+}
+
 // refreshResources lists the upstream's resources and resource templates and brings the
 // re-exported ones in line, when the upstream has resources.
 func (u *upstream) refreshResources(ctx context.Context, c *conn) error {
@@ -85,30 +117,9 @@ func (u *upstream) applyResources(list []*mcp.Resource) {
 		want[e.URI] = exportedItem{def: string(def), name: r.URI}
 		defs[e.URI] = &e
 	}
-	u.mu.Lock()
-	old := u.resources
-	u.resources = want
-	u.mu.Unlock()
-	var gone []string
-	for uri := range old {
-		if _, ok := want[uri]; !ok {
-			gone = append(gone, uri)
-		}
-	}
-	if len(gone) > 0 {
-		u.gw.srv.RemoveResources(gone...)
-	}
-	for _, uri := range slices.Sorted(maps.Keys(want)) {
-		if old[uri].def == want[uri].def {
-			continue
-		}
-		if err := recovered(func() { u.gw.srv.AddResource(defs[uri], u.readHandler()) }); err != nil {
-			u.log.Warn("upstream resource not re-exported", "uri", uri, "error", err)
-			u.mu.Lock()
-			delete(u.resources, uri)
-			u.mu.Unlock()
-		}
-	}
+	u.reexport(&u.resources, want, u.gw.srv.RemoveResources, func(uri string) error {
+		return recovered(func() { u.gw.srv.AddResource(defs[uri], u.readHandler()) })
+	}, "resource")
 }
 
 // applyTemplates makes the re-exported resource templates those of the list.
@@ -125,30 +136,9 @@ func (u *upstream) applyTemplates(list []*mcp.ResourceTemplate) {
 		want[e.URITemplate] = exportedItem{def: string(def), name: t.URITemplate}
 		defs[e.URITemplate] = &e
 	}
-	u.mu.Lock()
-	old := u.templates
-	u.templates = want
-	u.mu.Unlock()
-	var gone []string
-	for tmpl := range old {
-		if _, ok := want[tmpl]; !ok {
-			gone = append(gone, tmpl)
-		}
-	}
-	if len(gone) > 0 {
-		u.gw.srv.RemoveResourceTemplates(gone...)
-	}
-	for _, tmpl := range slices.Sorted(maps.Keys(want)) {
-		if old[tmpl].def == want[tmpl].def {
-			continue
-		}
-		if err := recovered(func() { u.gw.srv.AddResourceTemplate(defs[tmpl], u.readHandler()) }); err != nil {
-			u.log.Warn("upstream resource template not re-exported", "template", tmpl, "error", err)
-			u.mu.Lock()
-			delete(u.templates, tmpl)
-			u.mu.Unlock()
-		}
-	}
+	u.reexport(&u.templates, want, u.gw.srv.RemoveResourceTemplates, func(tmpl string) error {
+		return recovered(func() { u.gw.srv.AddResourceTemplate(defs[tmpl], u.readHandler()) })
+	}, "resource template")
 }
 
 // recovered runs f, turning a panic of the SDK's checks into an error: a bad definition

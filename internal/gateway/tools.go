@@ -77,12 +77,8 @@ func withRawSchemas(tools []*mcp.Tool, schemas map[string]rawSchemas) []*mcp.Too
 
 // apply makes the re-exported tools those of the list.
 func (u *upstream) apply(tools []*mcp.Tool) {
-	type export struct {
-		tool *mcp.Tool
-		name string // the upstream's own name
-		def  string // JSON of the re-exported definition, to see what changed
-	}
-	want := make(map[string]export, len(tools))
+	want := make(exported, len(tools))
+	defs := make(map[string]*mcp.Tool, len(tools))
 	for _, t := range tools {
 		if t == nil {
 			continue
@@ -101,39 +97,12 @@ func (u *upstream) apply(tools []*mcp.Tool) {
 			u.log.Warn("upstream tool not re-exported", "tool", t.Name, "error", err)
 			continue
 		}
-		want[e.Name] = export{tool: &e, name: t.Name, def: string(def)}
+		want[e.Name] = exportedItem{def: string(def), name: t.Name}
+		defs[e.Name] = &e
 	}
-
-	u.mu.Lock()
-	old := u.exported
-	u.exported = make(map[string]string, len(want))
-	for name, e := range want {
-		u.exported[name] = e.def
-	}
-	u.mu.Unlock()
-
-	var gone []string
-	for name := range old {
-		if _, ok := want[name]; !ok {
-			gone = append(gone, name)
-		}
-	}
-	if len(gone) > 0 {
-		slices.Sort(gone)
-		u.gw.srv.RemoveTools(gone...)
-	}
-	for _, name := range slices.Sorted(maps.Keys(want)) {
-		e := want[name]
-		if old[name] == e.def {
-			continue
-		}
-		if err := addTool(u.gw.srv, e.tool, u.handler(e.name, name)); err != nil {
-			u.log.Warn("upstream tool not re-exported", "tool", e.name, "error", err)
-			u.mu.Lock()
-			delete(u.exported, name)
-			u.mu.Unlock()
-		}
-	}
+	u.reexport(&u.exported, want, u.gw.srv.RemoveTools, func(name string) error {
+		return addTool(u.gw.srv, defs[name], u.handler(want[name].name, name))
+	}, "tool")
 	u.gw.notifyChanged()
 }
 
@@ -141,7 +110,7 @@ func (u *upstream) apply(tools []*mcp.Tool) {
 func (u *upstream) removeAll() {
 	u.mu.Lock()
 	names := slices.Sorted(maps.Keys(u.exported))
-	u.exported = make(map[string]string)
+	u.exported = make(exported)
 	u.mu.Unlock()
 	if len(names) > 0 {
 		u.gw.srv.RemoveTools(names...)

@@ -30,12 +30,12 @@ type upstream struct {
 
 	mu        sync.Mutex
 	st        Status
-	conn      *conn             // the live connection, nil when not ready
-	exported  map[string]string // agent-visible name → JSON of the re-exported tool
-	resources exported          // re-exported resources by URI
-	templates exported          // re-exported resource templates by URI template
-	prompts   exported          // re-exported prompts by agent-visible name
-	inflight  []*inflight       // the clients' requests in progress, in arrival order
+	conn      *conn       // the live connection, nil when not ready
+	exported  exported    // re-exported tools by agent-visible name
+	resources exported    // re-exported resources by URI
+	templates exported    // re-exported resource templates by URI template
+	prompts   exported    // re-exported prompts by agent-visible name
+	inflight  []*inflight // the clients' requests in progress, in arrival order
 }
 
 // brokenEvent reports that a call on sess failed in a way that leaves the session unusable.
@@ -52,7 +52,7 @@ func newUpstream(g *Gateway, cfg config.Upstream) *upstream {
 		resourcesChanged: make(chan struct{}, 1),
 		promptsChanged:   make(chan struct{}, 1),
 		broken:           make(chan brokenEvent, 1),
-		exported:         make(map[string]string),
+		exported:         make(exported),
 		resources:        make(exported),
 		templates:        make(exported),
 		prompts:          make(exported),
