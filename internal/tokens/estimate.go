@@ -183,60 +183,7 @@ var runeFeature = func() (t [256]feature) {
 
 // measure counts the pieces of s in one pass.
 func measure(s string) (f features) {
-	afterPunct := false // punctuation ends right before s[i]
-	for i := 0; i < len(s); {
-		switch byteClass[s[i]] {
-		case cLower, cUpper:
-			// Most words are lower case after at most a capital: count
-			// them here, and leave case changes and non-ASCII to
-			// measureWord.
-			if j := lowerRun(s, i+1); j == len(s) || !startsWord(s, j) {
-				upper := 0
-				if byteClass[s[i]] == cUpper {
-					upper = 1
-				}
-				f.word(j-i, upper)
-				i = j
-			} else {
-				i = measureWord(s, i, &f)
-			}
-			afterPunct = false
-		case cHigh:
-			i = measureWord(s, i, &f)
-			afterPunct = false
-		case cDigit:
-			j := i + 1
-			for j < len(s) && byteClass[s[j]] == cDigit {
-				j++
-			}
-			f[fDigitGroup] += (j - i + 2) / 3
-			i = j
-			afterPunct = false
-		case cSpace, cNewline:
-			// One space before a word or punctuation joins it: no piece.
-			if s[i] == ' ' && i+1 < len(s) && (startsWord(s, i+1) || byteClass[s[i+1]] == cPunct) {
-				i++
-			} else {
-				i = measureSpace(s, i, afterPunct, &f)
-			}
-			afterPunct = false
-		default:
-			j := i + 1
-			for j < len(s) && byteClass[s[j]] == cPunct {
-				j++
-			}
-			// A space before the punctuation joins it, and then the
-			// punctuation cannot join the word after it: " (" + "x".
-			if j-i == 1 && startsWord(s, j) && (i == 0 || s[i-1] != ' ') {
-				f[fPunctPrefix]++
-			} else {
-				f[fPunctRun]++
-				f[fPunctExtra] += j - i - 1
-			}
-			i = j
-			afterPunct = true
-		}
-	}
+	measureRange(s, 0, len(s), false, &f)
 	return f
 }
 
@@ -244,9 +191,8 @@ func measure(s string) (f features) {
 // ends right before s[i] if afterPunct, up to the first piece boundary at
 // or past end (pieces read past end as they do in measure), and returns
 // that boundary and whether punctuation ends right before it. The pieces
-// counted are those measure finds in s before that boundary. Its loop is
-// measure's, copied so that measure keeps its speed; FuzzMeasure holds
-// both to the reference pass.
+// counted are those measure finds in s before that boundary. FuzzMeasure
+// holds it to the reference pass.
 func measureRange(s string, i, end int, afterPunct bool, into *features) (int, bool) {
 	// A local array, as in measure, is faster to update; i < len(s)
 	// spares the bounds checks.
