@@ -59,12 +59,7 @@ func DecodeExtendingShared(prev *chat.Conversation, body []byte) (*chat.Conversa
 // decoded.
 func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Conversation, error) {
 	obj := req.Obj
-	c := &chat.Conversation{Dialect: chat.Anthropic, Messages: msgs}
-	for _, m := range obj.Members {
-		if m.Key != "messages" && m.Key != "system" {
-			c.Fields = append(c.Fields, chat.Field{Name: m.Key, Value: bytes.Clone(obj.Value(m))})
-		}
-	}
+	c := &chat.Conversation{Dialect: chat.Anthropic, Messages: msgs, Fields: wire.Fields(obj, "messages", "system")}
 	if sys, ok := obj.Get("system"); ok {
 		var err error
 		if c.System, _, err = decodeContent(sys, nil, false); err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // codec is the shared request skeleton with this dialect's messages.
-var codec = &wire.Codec{Dialect: chat.OpenAI, Name: "openai", Message: decodeMessage, Build: build}
+var codec = &wire.Codec{Dialect: chat.OpenAI, Name: "openai", Message: decodeMessage}
 
 // Wire types recorded on parts that do not come from a typed block.
 const (
@@ -63,20 +63,6 @@ func DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Conversation, 
 // DecodeShared does.
 func DecodeExtendingShared(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
 	return codec.DecodeExtendingShared(prev, body)
-}
-
-// build assembles the conversation of raw, split as req, with msgs
-// decoded.
-func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Conversation, error) {
-	obj := req.Obj
-	c := &chat.Conversation{Dialect: chat.OpenAI, Messages: msgs}
-	for _, m := range obj.Members {
-		if m.Key != "messages" {
-			c.Fields = append(c.Fields, chat.Field{Name: m.Key, Value: bytes.Clone(obj.Value(m))})
-		}
-	}
-	c.MarkDecodedLayout(raw, req)
-	return c, nil
 }
 
 func decodeMessage(raw []byte, split *rawjson.Object) (chat.Message, error) {

@@ -18,7 +18,6 @@ var codec = &wire.Codec{
 	Array:   "input",
 	Message: decodeItem,
 	String:  decodeString,
-	Build:   build,
 }
 
 // The item types the codec models; every other item is one Unknown part.
@@ -82,20 +81,6 @@ func DecodeExtending(prev *chat.Conversation, body []byte) (*chat.Conversation, 
 // DecodeShared does.
 func DecodeExtendingShared(prev *chat.Conversation, body []byte) (*chat.Conversation, bool, error) {
 	return codec.DecodeExtendingShared(prev, body)
-}
-
-// build assembles the conversation of raw, split as req, with msgs
-// decoded: every member but input is a Field.
-func build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Conversation, error) {
-	obj := req.Obj
-	c := &chat.Conversation{Dialect: chat.Responses, Messages: msgs}
-	for _, m := range obj.Members {
-		if m.Key != "input" {
-			c.Fields = append(c.Fields, chat.Field{Name: m.Key, Value: bytes.Clone(obj.Value(m))})
-		}
-	}
-	c.MarkDecodedLayout(raw, req)
-	return c, nil
 }
 
 // decodeString decodes a string input, which the API reads as one user

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/winnowhq/winnow/internal/chat"
@@ -34,8 +35,31 @@ type Codec struct {
 	// it such a body is not a request of the dialect.
 	String func(raw []byte) (chat.Message, error)
 	// Build assembles the conversation of raw, split as req, with msgs
-	// decoded.
+	// decoded. If nil, every member but the messages is a Field (Fields).
 	Build func(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Conversation, error)
+}
+
+// build calls c.Build, or assembles the conversation as Fields does.
+func (c *Codec) build(raw []byte, req *rawjson.Request, msgs []chat.Message) (*chat.Conversation, error) {
+	if c.Build != nil {
+		return c.Build(raw, req, msgs)
+	}
+	conv := &chat.Conversation{Dialect: c.Dialect, Messages: msgs, Fields: Fields(req.Obj, c.array())}
+	conv.MarkDecodedLayout(raw, req)
+	return conv, nil
+}
+
+// Fields returns the members of obj but those named in skip (the messages
+// array, and any the codec models otherwise) as Fields, in order, their
+// values copied.
+func Fields(obj *rawjson.Object, skip ...string) []chat.Field {
+	var fs []chat.Field
+	for _, m := range obj.Members {
+		if !slices.Contains(skip, m.Key) {
+			fs = append(fs, chat.Field{Name: m.Key, Value: bytes.Clone(obj.Value(m))})
+		}
+	}
+	return fs
 }
 
 // Decode parses a request body with a messages array. The result
@@ -78,7 +102,7 @@ func (c *Codec) decode(raw []byte) (*chat.Conversation, error) {
 	if err := c.decodeElements(msgs, req, 0, raw, 0, doc.Members[req.Messages].Array); err != nil {
 		return nil, err
 	}
-	return c.Build(raw, req, msgs)
+	return c.build(raw, req, msgs)
 }
 
 func (c *Codec) array() string {
@@ -101,7 +125,7 @@ func (c *Codec) decodeString(raw []byte, obj *rawjson.Object) (*chat.Conversatio
 	if err != nil {
 		return nil, fmt.Errorf("decode %s request: %s: %w", c.Name, c.array(), err)
 	}
-	return c.Build(raw, &rawjson.Request{Obj: obj, Key: c.array(), Messages: i}, []chat.Message{m})
+	return c.build(raw, &rawjson.Request{Obj: obj, Key: c.array(), Messages: i}, []chat.Message{m})
 }
 
 // DecodeExtending decodes body, which repeats prev's body byte for byte
@@ -152,7 +176,7 @@ func (c *Codec) decodeExtending(prev *chat.Conversation, body []byte, copyBody b
 	if err := c.decodeElements(msgs, req, from, tail, base, nil); err != nil {
 		return nil, true, err
 	}
-	conv, err := c.Build(raw, req, msgs)
+	conv, err := c.build(raw, req, msgs)
 	return conv, true, err
 }
 
