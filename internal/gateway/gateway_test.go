@@ -252,17 +252,28 @@ func TestCallTimeout(t *testing.T) {
 	}
 }
 
+// TestLargeResponse passes a result larger than the SDK's line limit (16 MiB), which the
+// gateway lifts for its stdio upstreams (Options.MaxMessageBytes), through to the agent.
+//
+// The message crosses the SDK's JSON coding about ten times (the upstream encodes it, the
+// gateway scans, decodes and re-encodes it, the client scans and decodes it), each a loop
+// over every byte: without -race 50 MiB took 3.9 s to reach the gateway, under -race 25.5 s
+// (9.5 s for 20 MiB, linearly), past the usual 20 s call timeout on a busy machine. So the
+// size is just past the limit, and the call timeout is generous: this test is about size,
+// TestCallTimeout about timeouts.
 func TestLargeResponse(t *testing.T) {
-	h := startGateway(t, []config.Upstream{stdioUpstream(t, "up", nil)}, nil)
+	up := stdioUpstream(t, "up", nil)
+	up.Timeout = 2 * time.Minute
+	h := startGateway(t, []config.Upstream{up}, nil)
 	down := h.connect(t, clientOptions{})
-	const size = 50 << 20
+	const size = mcp.DefaultMaxLineLength + 1<<20
 	res := down.call(t, "up__big", map[string]any{"bytes": size})
 	got := text(res)
 	if res.IsError || len(got) != size {
-		t.Fatalf("50 MB response: error=%v, %d bytes", res.IsError, len(got))
+		t.Fatalf("%d-byte response: error=%v, got %d bytes: %.200s", size, res.IsError, len(got), got)
 	}
 	if sha256.Sum256([]byte(got)) != sha256.Sum256([]byte(bigText(size))) {
-		t.Error("the 50 MB response arrived altered")
+		t.Errorf("the %d-byte response arrived altered", size)
 	}
 }
 
