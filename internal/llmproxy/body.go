@@ -39,7 +39,7 @@ func (b *outBody) install(out *http.Request) {
 // prepare reads the body of a rewritable request and returns what to forward: the
 // Rewriter's body, the client's bytes, or (above the size cap) the client's body as it
 // streams in. The outcome is recorded in ex. An error means the client's body could not be
-// read, so nothing can be forwarded.
+// read whole, so nothing can be forwarded.
 func (p *Proxy) prepare(r *http.Request, ex *exchange) (*outBody, error) {
 	if reason := bypassUnread(r); reason != "" {
 		ex.bypass(reason, nil)
@@ -51,7 +51,7 @@ func (p *Proxy) prepare(r *http.Request, ex *exchange) (*outBody, error) {
 	}
 	data, complete, err := readAtMost(r.Body, r.ContentLength, p.maxBody)
 	if err != nil {
-		return nil, fmt.Errorf("read request body: %w", err)
+		return nil, err // a *bodyError: r.Body is the clientBody
 	}
 	if !complete {
 		ex.bypass(ReasonTooLarge, nil)

@@ -53,8 +53,8 @@
 // So no request is ever lost to the proxy: it either forwards what the Rewriter produced and
 // vouched for, or exactly what the client sent. The proxy does not check that a client's
 // body is JSON before asking the Rewriter: the Rewriter decodes it anyway, and a second
-// parse would cost ~5 ms per MB on every request. A client body that cannot be read (the
-// client hung up mid-upload) is not forwarded at all; the client gets a 400 if still there.
+// parse would cost ~5 ms per MB on every request. A client body that cannot be read whole
+// is never forwarded whole (see Slow and broken request bodies).
 //
 // When the body was replaced, the outbound Content-Length is the new body's length and the
 // response carries X-Winnow-Rewrite: changed; otherwise unchanged or bypassed. When the
@@ -88,6 +88,26 @@
 // it were whole. Hop-by-hop headers (Connection and the headers it names, Keep-Alive,
 // Proxy-Authorization, TE, Upgrade …) stop at the proxy; no X-Forwarded-* header is added;
 // the upstream sees its own Host.
+//
+// # Slow and broken request bodies
+//
+// Request headers must arrive within 30 s. A request body must then arrive steadily and in
+// time: each read waits at most BodyIdleTimeout (default 30 s) for its next byte, and the
+// whole body must be in within BodyTimeout (default 2 min) of the end of the headers,
+// however steadily it trickles, whether it is read for the Rewriter or streamed upstream as
+// it comes (a body above MaxBodyBytes, a path that is not rewritten; a large upload over a
+// slow uplink needs a longer BodyTimeout). A body that stalls or takes longer is answered
+// 408; one that ends before its announced length or its last chunk (the client
+// half-closed or closed its connection mid-body) is answered 400. Either answer is in the
+// dialect's error shape and says how many bytes arrived; it is sent even though net/http
+// already takes the client for gone (a client that half-closed is still reading). The
+// request never reaches the upstream whole, the connection is closed after the answer,
+// and the request has its one log line, at Warn. The timeouts bound the request body only
+// and are lifted once it has arrived: a response streams for as long as the model writes.
+//
+// A client that sent its whole body and left (or half-closed its connection) before the
+// upstream answered gets no answer: its upstream request is cancelled and the connection
+// closed, never answered with an empty 200.
 //
 // Every forwarded request is served in full-duplex mode: the client's body may still be
 // flowing upstream while the answer flows back, and net/http does not drain or close it when

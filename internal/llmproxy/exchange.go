@@ -32,9 +32,13 @@ type exchange struct {
 	reason                    string // why bypassed
 	tokensBefore, tokensAfter int
 	notes                     []string
-	inBytes, fwdBytes         int64 // request body bytes from the client and to the upstream; -1 unknown
-	err                       error // what failed: the Rewriter, the upstream, the client
-	upstreamStatus            int   // the upstream's status, 0 if it never answered
+	inBytes, fwdBytes         int64       // request body bytes from the client and to the upstream; -1 unknown
+	err                       error       // what failed: the Rewriter, the upstream, the client
+	upstreamStatus            int         // the upstream's status, 0 if it never answered
+	body                      *clientBody // the client's body as the proxy reads it; nil without one
+	// hangUp: the client left before the upstream answered, so the connection is closed
+	// without an answer rather than net/http's default, an empty 200.
+	hangUp bool
 
 	beta         []string      // anthropic-beta values the rewritten body needs
 	fallback     *editFallback // sends the client's body if the upstream refuses those

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -140,6 +141,8 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{OpenAIUpstream: "http://x/?q=1"},
 		{MaxBodyBytes: -1},
 		{ShutdownTimeout: -1},
+		{BodyIdleTimeout: -1},
+		{BodyTimeout: -time.Second},
 	} {
 		if _, err := New(&o); err == nil {
 			t.Errorf("New(%+v) accepted it", o)

@@ -16,7 +16,8 @@ import (
 // panics with http.ErrAbortHandler when a response breaks off mid-stream (the client or the
 // upstream went away); any panic is logged and then re-raised as http.ErrAbortHandler, which
 // makes net/http close the connection quietly, so the client sees a cut-off response rather
-// than a well-formed one that lies.
+// than a well-formed one that lies. So does a request whose client left before the upstream
+// answered (ex.hangUp): returning would make net/http answer an empty 200.
 func (p *Proxy) finish(rec *recorder, r *http.Request, ex *exchange) {
 	v := recover()
 	aborted := v != nil
@@ -38,7 +39,7 @@ func (p *Proxy) finish(rec *recorder, r *http.Request, ex *exchange) {
 		p.record(r, status, ex) // before the log line, so that a reader of the log finds it recorded
 	}
 	p.logExchange(r, status, rec, ex, aborted)
-	if aborted {
+	if aborted || ex.hangUp && rec.status == 0 {
 		panic(http.ErrAbortHandler)
 	}
 }

@@ -15,6 +15,8 @@ const (
 	DefaultMaxBodyBytes      = 32 << 20
 	DefaultUpstreamTimeout   = 10 * time.Minute // the Anthropic and OpenAI SDKs wait as long
 	DefaultShutdownTimeout   = time.Minute
+	DefaultBodyIdleTimeout   = 30 * time.Second
+	DefaultBodyTimeout       = 2 * time.Minute
 )
 
 // Options configure a Proxy. The zero value, or a nil *Options, means the defaults.
@@ -32,6 +34,16 @@ type Options struct {
 	// which streams as long as it takes). 0 means DefaultUpstreamTimeout. It applies to the
 	// default Transport only.
 	UpstreamTimeout time.Duration
+	// BodyIdleTimeout bounds the wait for each part of a request body: a client that sends
+	// nothing for this long is answered 408 and its request is not forwarded. 0 means
+	// DefaultBodyIdleTimeout.
+	BodyIdleTimeout time.Duration
+	// BodyTimeout bounds the time the whole request body may take to arrive, from the end of
+	// its headers, however steadily it trickles in; a body still incomplete then is
+	// answered 408. It covers bodies streamed upstream as they arrive too (a body above
+	// MaxBodyBytes, a path that is not rewritten), at the pace the upstream takes them. 0
+	// means DefaultBodyTimeout. Neither timeout bounds the response.
+	BodyTimeout time.Duration
 	// ShutdownTimeout bounds how long Serve waits, once its context is done, for in-flight
 	// requests (streams included) to finish. 0 means DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
@@ -73,6 +85,12 @@ func (o *Options) withDefaults() Options {
 	}
 	if d.UpstreamTimeout == 0 {
 		d.UpstreamTimeout = DefaultUpstreamTimeout
+	}
+	if d.BodyIdleTimeout == 0 {
+		d.BodyIdleTimeout = DefaultBodyIdleTimeout
+	}
+	if d.BodyTimeout == 0 {
+		d.BodyTimeout = DefaultBodyTimeout
 	}
 	if d.ShutdownTimeout == 0 {
 		d.ShutdownTimeout = DefaultShutdownTimeout

@@ -17,6 +17,8 @@ type Proxy struct {
 	anthropic, openai *upstream
 	rewriter          Rewriter
 	maxBody           int64
+	bodyIdle          time.Duration // see Options.BodyIdleTimeout
+	bodyTimeout       time.Duration // see Options.BodyTimeout
 	shutdownTimeout   time.Duration
 	transport         http.RoundTripper
 	log               *slog.Logger
@@ -43,8 +45,8 @@ type upstream struct {
 // URL that is not an absolute http or https URL and on negative limits.
 func New(opts *Options) (*Proxy, error) {
 	o := opts.withDefaults()
-	if o.MaxBodyBytes < 0 || o.UpstreamTimeout < 0 || o.ShutdownTimeout < 0 {
-		return nil, fmt.Errorf("new proxy: MaxBodyBytes, UpstreamTimeout and ShutdownTimeout must not be negative")
+	if o.MaxBodyBytes < 0 || o.UpstreamTimeout < 0 || o.ShutdownTimeout < 0 || o.BodyIdleTimeout < 0 || o.BodyTimeout < 0 {
+		return nil, fmt.Errorf("new proxy: MaxBodyBytes, UpstreamTimeout, BodyIdleTimeout, BodyTimeout and ShutdownTimeout must not be negative")
 	}
 	switch o.ServerEdits {
 	case ServerEditsAuto, ServerEditsOn, ServerEditsOff:
@@ -64,6 +66,8 @@ func New(opts *Options) (*Proxy, error) {
 		openai:          openai,
 		rewriter:        o.Rewriter,
 		maxBody:         o.MaxBodyBytes,
+		bodyIdle:        o.BodyIdleTimeout,
+		bodyTimeout:     o.BodyTimeout,
 		shutdownTimeout: o.ShutdownTimeout,
 		transport:       o.Transport,
 		log:             o.Logger,
@@ -106,14 +110,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.log.LogAttrs(r.Context(), slog.LevelDebug, "request headers",
 			slog.String("path", r.URL.Path), headerAttr("header", r.Header))
 	}
+	ex.body = newClientBody(w, r, ex.start, p.bodyIdle, p.bodyTimeout)
 	var body *outBody
 	if ex.rewrite {
 		var err error
 		if body, err = p.prepare(r, ex); err != nil {
-			ex.err = err
-			if r.Context().Err() == nil {
-				writeError(rec, ex.dialect, http.StatusBadRequest, "invalid_request_error", err.Error())
-			}
+			ex.fwdBytes = 0
+			answerBodyError(rec, ex, err)
 			return
 		}
 	}
