@@ -13,9 +13,10 @@ import (
 )
 
 // TestCredentialsNeverLogged runs requests that succeed, fail in the Rewriter, fail
-// upstream and stream, with credentials in every header that carries them, at Debug level
-// (which logs headers), and checks that the upstream got every credential as sent (but the
-// hop-by-hop Proxy-Authorization) and that no log line holds any of them.
+// upstream and stream, with credentials in every header that carries them and in headers
+// whose names do not say so, at Debug level (which logs headers), and checks that the
+// upstream got every credential as sent (but the hop-by-hop Proxy-Authorization) and that
+// no log line holds any of them, while the protocol headers are logged with their values.
 func TestCredentialsNeverLogged(t *testing.T) {
 	secrets := map[string]string{
 		"X-Api-Key":           "sk-ant-api03-SECRET-anthropic-key",
@@ -26,6 +27,11 @@ func TestCredentialsNeverLogged(t *testing.T) {
 		"Cookie":              "session=SECRET-cookie",
 		"X-Goog-Api-Key":      "SECRET-google-key",
 		"X-Custom-Token":      "SECRET-custom-token",
+		// Headers whose names say nothing of a secret: only an allowlist keeps them out
+		// of the log.
+		"X-Custom-Credential": "sk-SECRET-custom-credential",
+		"X-Portkey-Config":    "pc-SECRET-gateway-config",
+		"X-Client-Note":       "sk-ant-SECRET-in-a-plain-header",
 	}
 	h := newHarness(t, nil, &llmproxy.Options{Rewriter: llmproxy.RewriterFunc(
 		func(_ context.Context, req *llmproxy.Request) (*llmproxy.Rewrite, error) {
@@ -85,8 +91,15 @@ func TestCredentialsNeverLogged(t *testing.T) {
 	if strings.Contains(logs, "SECRET") || strings.Contains(logs, "U0VDUkVU") {
 		t.Errorf("a credential reached the log:\n%s", logs)
 	}
-	if !strings.Contains(logs, `"X-Api-Key":"[REDACTED]"`) || !strings.Contains(logs, `"Anthropic-Version":"2023-06-01"`) {
-		t.Errorf("the debug log does not show redacted credentials next to the protocol headers:\n%s", logs)
+	for _, want := range []string{
+		// Every header is named; values only for the allowlisted ones.
+		`"X-Api-Key":"[REDACTED]"`, `"Authorization":"[REDACTED]"`, `"X-Custom-Credential":"[REDACTED]"`,
+		`"X-Client-Note":"[REDACTED]"`, `"Anthropic-Version":"2023-06-01"`, `"Content-Type":"application/json"`,
+		`"User-Agent":"Go-http-client/1.1"`, `"Request-Id":"req_fake_`,
+	} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the debug log has no %s:\n%s", want, logs)
+		}
 	}
 }
 

@@ -66,7 +66,7 @@ func (p *Proxy) prepare(r *http.Request, ex *exchange) (*outBody, error) {
 		ex.bypass(ReasonNotUTF8, nil)
 		return original, nil
 	}
-	req := &Request{Dialect: ex.dialect, Path: r.URL.Path, Body: data, Header: withoutCredentials(r.Header),
+	req := &Request{Dialect: ex.dialect, Path: r.URL.Path, Body: data, Header: plainOnly(r.Header),
 		ServerEdits: ex.dialect == DialectAnthropic && serverEditsAllowed(p.serverEdits, ex.upstream.url) && !ex.upstream.refusesEdits.Load()}
 	rw, err := p.rewrite(r.Context(), req)
 	if err != nil {

@@ -118,12 +118,16 @@
 //
 // # Credentials
 //
-// Credential headers (authorization, x-api-key, api-key, cookie, openai-organization,
-// openai-project, every anthropic-* header but anthropic-version and anthropic-beta, and
-// any header whose name mentions a key, token, secret, password, auth, session or signature)
-// are forwarded to the upstream as they are. They are never shown to a Rewriter and never
-// logged: header dumps at Debug level print [REDACTED] for them. Logs carry paths, never
-// queries or bodies. Passwords in upstream URLs are redacted wherever the URL is shown.
+// Every header is forwarded to the upstream as the client sent it (but the hop-by-hop
+// ones), credentials included. Only the plain headers, those known to carry no secret,
+// are shown to a Rewriter and logged with their values: the protocol headers of HTTP
+// (content-type, content-length, accept, user-agent …), of the APIs and their SDKs
+// (anthropic-version, anthropic-beta, openai-beta, x-stainless-*, Claude Code's x-app,
+// Codex's originator) and of their answers (request-id, retry-after, the rate-limit
+// counts, x-winnow-*); see plainHeaders in headers.go. Header dumps at Debug level name
+// every other header with the value [REDACTED], whatever its name: authorization and
+// x-api-key as much as an X-Custom-Credential. Logs carry paths, never queries or bodies.
+// Passwords in upstream URLs are redacted wherever the URL is shown.
 //
 // # Logging
 //
@@ -133,7 +137,8 @@
 // before and after, saved and the Rewriter's notes, and server_edits, what the upstream
 // reported its context edits cleared; error and aborted when something failed, at Warn. A
 // client that hangs up after a stream's final counts (Codex closes the connection right
-// after response.completed) had the whole answer: that is client_left_after_end, at Info. Debug adds the request and response headers, credentials redacted.
+// after response.completed) had the whole answer: that is client_left_after_end, at Info.
+// Debug adds the request and response headers, values shown for plain headers only.
 //
 // # Telemetry
 //

@@ -75,31 +75,38 @@ func TestRoute(t *testing.T) {
 	}
 }
 
-func TestIsCredential(t *testing.T) {
+func TestIsPlain(t *testing.T) {
 	for name, want := range map[string]bool{
-		"Authorization": true, "authorization": true, "Proxy-Authorization": true, "X-Api-Key": true,
-		"Api-Key": true, "X-Goog-Api-Key": true, "Cookie": true, "Set-Cookie": true,
-		"Openai-Organization": true, "Openai-Project": true, "Anthropic-Admin-Key": true,
-		"Anthropic-Dangerous-Direct-Browser-Access": true, "X-Session-Id": true, "X-Amz-Security-Token": true,
-		"Anthropic-Version": false, "anthropic-beta": false, "Content-Type": false, "Accept": false,
-		"User-Agent": false, "X-Stainless-Lang": false, "Request-Id": false, "Keep-Alive": false,
+		// credentials by any name
+		"Authorization": false, "authorization": false, "Proxy-Authorization": false, "X-Api-Key": false,
+		"Api-Key": false, "X-Goog-Api-Key": false, "Cookie": false, "Set-Cookie": false,
+		"Openai-Organization": false, "Openai-Project": false, "Anthropic-Admin-Key": false,
+		"Anthropic-Dangerous-Direct-Browser-Access": false, "X-Session-Id": false, "X-Amz-Security-Token": false,
+		"X-Custom-Credential": false, "x-custom-credential": false, "X-Portkey-Config": false,
+		"Anthropic-Organization-Id": false, "Chatgpt-Account-Id": false, "X-Claude-Code-Session-Id": false,
+		"X-Stainless": false, "X-Winnow": false,
+		// protocol and diagnostics
+		"Anthropic-Version": true, "anthropic-beta": true, "Content-Type": true, "Accept": true,
+		"User-Agent": true, "X-Stainless-Lang": true, "x-stainless-retry-count": true, "Request-Id": true,
+		"Keep-Alive": true, "Openai-Beta": true, "X-App": true, "Originator": true,
+		"Anthropic-Ratelimit-Requests-Remaining": true, "X-Ratelimit-Reset-Tokens": true, "X-Winnow-Saved": true,
 	} {
-		if got := isCredential(name); got != want {
-			t.Errorf("isCredential(%q) = %v, want %v", name, got, want)
+		if got := isPlain(name); got != want {
+			t.Errorf("isPlain(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
 
-func TestWithoutCredentials(t *testing.T) {
-	h := http.Header{"X-Api-Key": {"k"}, "Anthropic-Version": {"v"}, "Accept": {"a", "b"}}
-	got := withoutCredentials(h)
+func TestPlainOnly(t *testing.T) {
+	h := http.Header{"X-Api-Key": {"k"}, "X-Custom-Credential": {"c"}, "Anthropic-Version": {"v"}, "Accept": {"a", "b"}}
+	got := plainOnly(h)
 	want := http.Header{"Anthropic-Version": {"v"}, "Accept": {"a", "b"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	got["Accept"][0] = "changed"
 	if h["Accept"][0] != "a" {
-		t.Error("withoutCredentials shares the value slices")
+		t.Error("plainOnly shares the value slices")
 	}
 }
 

@@ -51,7 +51,8 @@ type Options struct {
 	// concurrent streams, which honours HTTPS_PROXY and passes compression through.
 	Transport http.RoundTripper
 	// Logger receives one line per request (Info, or Warn when something failed) and, at
-	// Debug, the request and response headers with credentials redacted. nil discards.
+	// Debug, the request and response headers, values shown only for the plain ones (see
+	// Credentials in the package documentation). nil discards.
 	Logger *slog.Logger
 	// Version is reported by /healthz.
 	Version string

@@ -40,9 +40,10 @@ type Request struct {
 	Path string
 	// Body is the request body as the client sent it. It must not be modified.
 	Body []byte
-	// Header holds the request headers without credentials (see the package documentation
-	// for which those are). anthropic-version and anthropic-beta are kept: a Rewriter
-	// should refuse, with an error, an API version it does not know.
+	// Header holds the request's plain headers, those known to carry no secret (see
+	// Credentials in the package documentation): anthropic-version and anthropic-beta
+	// among them, since a Rewriter should refuse, with an error, an API version it does
+	// not know.
 	Header http.Header
 	// ServerEdits says the upstream may be asked for server-side context edits (Anthropic's
 	// context-management beta): Options.ServerEdits allows it for this upstream, and the
