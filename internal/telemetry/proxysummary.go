@@ -186,6 +186,12 @@ func (s *ProxySummary) addPasses(ev ProxyEvent, saved float64) {
 	}
 }
 
+// CostOf prices one proxy event as a ProxySummary does: what its upstream
+// billed, and what compaction and server-side edits saved on it. priced is
+// false when ev reported usage but its model has no list price. It lets a
+// caller split the summary's dollars by time or by conversation.
+func CostOf(ev ProxyEvent) (c Cost, priced bool) { return proxyCost(ev) }
+
 // proxyCost prices ev: what its upstream billed, and what compaction and
 // server-side edits saved (see ProxySummary). priced is false when ev has
 // usage but its model no price.
