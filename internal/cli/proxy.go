@@ -18,7 +18,7 @@ func (a *app) proxyCommand() *cobra.Command {
 	var listen, anthropicUp, openaiUp, logFormat, serverEdits string
 	var maxBody int64
 	var allowRemote, noCompact bool
-	var shutdownTimeout time.Duration
+	var shutdownTimeout, bodyIdle, bodyTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "proxy",
 		Short: "Run an HTTP proxy in front of the Anthropic and OpenAI APIs",
@@ -51,9 +51,14 @@ file (never from a repository's .winnow.toml), overridden by the flags. With
 [telemetry] enabled = true in that file, each request it could rewrite is
 recorded (model, client, token counts, what the upstream billed; no text) for
 'winnow stats'. One log line per request goes to stderr; --verbose adds
-headers, with credentials redacted. GET /healthz answers without calling an
-upstream. On Ctrl-C the proxy stops accepting connections and lets requests
-in flight finish, for up to --shutdown-timeout.`,
+the headers, values shown only for a known set of protocol headers
+(content-type, user-agent, anthropic-version …) and every other value as
+[REDACTED]. A request body that sends nothing for --body-idle-timeout
+(default 30s), or is not whole --body-timeout (default 2m) after its headers,
+is answered 408, and one the client cuts short 400; nothing of it is
+forwarded whole, and responses are never timed. GET /healthz answers without
+calling an upstream. On Ctrl-C the proxy stops accepting connections and lets
+requests in flight finish, for up to --shutdown-timeout.`,
 		Example: `  winnow proxy
   ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude
   OPENAI_BASE_URL=http://127.0.0.1:8787/v1 codex
@@ -80,6 +85,12 @@ in flight finish, for up to --shutdown-timeout.`,
 			}
 			if fs.Changed("server-edits") {
 				cfg.Proxy.ServerEdits = serverEdits
+			}
+			if fs.Changed("body-idle-timeout") {
+				cfg.Proxy.BodyIdleTimeout = bodyIdle
+			}
+			if fs.Changed("body-timeout") {
+				cfg.Proxy.BodyTimeout = bodyTimeout
 			}
 			if err := cfg.Validate(); err != nil {
 				return usageError{err}
@@ -109,6 +120,8 @@ in flight finish, for up to --shutdown-timeout.`,
 				AnthropicUpstream: cfg.Proxy.AnthropicUpstream,
 				OpenAIUpstream:    cfg.Proxy.OpenAIUpstream,
 				MaxBodyBytes:      cfg.Proxy.MaxBodyBytes,
+				BodyIdleTimeout:   cfg.Proxy.BodyIdleTimeout,
+				BodyTimeout:       cfg.Proxy.BodyTimeout,
 				ShutdownTimeout:   shutdownTimeout,
 				Logger:            logger,
 				Version:           version(),
@@ -141,6 +154,8 @@ in flight finish, for up to --shutdown-timeout.`,
 	fs.StringVar(&anthropicUp, "anthropic-upstream", "", "Anthropic API base URL (default [proxy] anthropic_upstream, https://api.anthropic.com)")
 	fs.StringVar(&openaiUp, "openai-upstream", "", "OpenAI or OpenAI-compatible base URL, without /v1 (default [proxy] openai_upstream, https://api.openai.com)")
 	fs.Int64Var(&maxBody, "max-body-bytes", 0, "largest request body to rewrite; larger ones stream through untouched (default [proxy] max_body_bytes, 32 MiB)")
+	fs.DurationVar(&bodyIdle, "body-idle-timeout", 0, "answer 408 to a client whose request body sends nothing for this long (default [proxy] body_idle_timeout, 30s)")
+	fs.DurationVar(&bodyTimeout, "body-timeout", 0, "answer 408 to a client whose whole request body has not arrived this long after its headers (default [proxy] body_timeout, 2m)")
 	fs.BoolVar(&allowRemote, "allow-remote", false, "allow a listen address other machines can reach (all interfaces, a LAN address)")
 	fs.DurationVar(&shutdownTimeout, "shutdown-timeout", llmproxy.DefaultShutdownTimeout, "how long requests in flight may run on after Ctrl-C")
 	fs.StringVar(&logFormat, "log-format", "text", "request log format on stderr: text or json")

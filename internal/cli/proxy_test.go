@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -163,6 +164,8 @@ func TestProxyCommandUsageErrors(t *testing.T) {
 		{[]string{"--max-body-bytes", "0"}, "proxy.max_body_bytes = 0"},
 		{[]string{"--log-format", "xml"}, `--log-format "xml": must be text or json`},
 		{[]string{"--shutdown-timeout", "0s"}, "--shutdown-timeout 0s: must be positive"},
+		{[]string{"--body-idle-timeout", "0s"}, `proxy.body_idle_timeout = "0s": must be a positive duration up to 1h0m0s`},
+		{[]string{"--body-timeout", "25h"}, `proxy.body_timeout = "25h0m0s": must be a positive duration up to 24h0m0s`},
 		{[]string{"extra"}, "accepts 0 arg(s)"},
 	}
 	for _, tt := range tests {
@@ -170,5 +173,53 @@ func TestProxyCommandUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("winnow proxy %v: exit %d, stderr %q; want %d and %q", tt.args, code, errOut, exitUsage, tt.want)
 		}
+	}
+}
+
+// TestProxyCommandSlowBodyAndVerbose: the body timeouts come from the [proxy] table and
+// the flags, and a client that stalls mid-body is answered 408 after the idle timeout;
+// with -v, headers are logged, a credential in a header of any name as [REDACTED].
+func TestProxyCommandSlowBodyAndVerbose(t *testing.T) {
+	api, err := fakeapi.Start(&fakeapi.Options{Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Close()
+	userConfig := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(userConfig, []byte("[proxy]\nanthropic_upstream = \""+api.URL+"\"\nbody_timeout = \"1m\"\nbody_idle_timeout = \"1m\"\n"), 0o644)
+	t.Setenv("WINNOW_CONFIG", userConfig)
+	p := startProxy(t, "-v", "--listen", "127.0.0.1:0", "--log-format", "json", "--body-idle-timeout", "200ms")
+
+	c, err := net.Dial("tcp", strings.TrimPrefix(p.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(c, "POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"+
+		"X-Api-Key: sk-ant-cli-SECRET\r\nX-Custom-Credential: sk-custom-SECRET\r\nAnthropic-Version: 2023-06-01\r\n"+
+		"Content-Length: 100\r\n\r\n{\"model\":")
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(body), "no byte for 200ms") {
+		t.Errorf("a stalled body: %d %s; want a 408 after the flag's 200ms", res.StatusCode, body)
+	}
+	if n := len(api.Requests()); n != 0 {
+		t.Errorf("the upstream received %d requests", n)
+	}
+	code, rest := p.stop(t)
+	if code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	for _, want := range []string{`"X-Custom-Credential":"[REDACTED]"`, `"X-Api-Key":"[REDACTED]"`, `"Anthropic-Version":"2023-06-01"`, `"status":408`} {
+		if !strings.Contains(rest, want) {
+			t.Errorf("stderr has no %s:\n%s", want, rest)
+		}
+	}
+	if strings.Contains(rest, "SECRET") {
+		t.Errorf("a credential reached stderr:\n%s", rest)
 	}
 }

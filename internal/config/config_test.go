@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -41,6 +42,8 @@ func TestDefault(t *testing.T) {
 			AnthropicUpstream: "https://api.anthropic.com",
 			OpenAIUpstream:    "https://api.openai.com",
 			MaxBodyBytes:      33554432,
+			BodyIdleTimeout:   30 * time.Second,
+			BodyTimeout:       2 * time.Minute,
 			ServerEdits:       "auto",
 		},
 		Gateway: Gateway{DedupWindow: 5, MinDedupChars: 200, CallBudget: 4000},

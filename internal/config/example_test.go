@@ -65,6 +65,8 @@ func ExampleConfig_WriteTOML() {
 	// anthropic_upstream = "https://api.anthropic.com"
 	// openai_upstream = "https://api.openai.com"
 	// max_body_bytes = 33554432
+	// body_idle_timeout = "30s"
+	// body_timeout = "2m0s"
 	// server_edits = "auto"
 	//
 	// [gateway]

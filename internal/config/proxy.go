@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Defaults of the [proxy] table.
@@ -14,9 +15,15 @@ const (
 	DefaultAnthropicUpstream = "https://api.anthropic.com"
 	DefaultOpenAIUpstream    = "https://api.openai.com"
 	DefaultProxyMaxBodyBytes = 32 << 20
+	DefaultBodyIdleTimeout   = 30 * time.Second
+	DefaultBodyTimeout       = 2 * time.Minute
 )
 
-const maxProxyBodyBytes = 1 << 30
+const (
+	maxProxyBodyBytes  = 1 << 30
+	maxBodyIdleTimeout = time.Hour
+	maxBodyTimeout     = 24 * time.Hour
+)
 
 // Proxy configures `winnow proxy`, the HTTP proxy in front of the Anthropic and OpenAI APIs.
 //
@@ -36,6 +43,14 @@ type Proxy struct {
 	// MaxBodyBytes is the largest request body the proxy reads into memory to rewrite; a
 	// larger one is forwarded as it streams in, untouched.
 	MaxBodyBytes int64 `toml:"max_body_bytes" json:"max_body_bytes"`
+	// BodyIdleTimeout is how long the proxy waits for the next byte of a request body
+	// before it answers 408 and forwards nothing. Written as "30s", "1m".
+	BodyIdleTimeout time.Duration `toml:"body_idle_timeout" json:"body_idle_timeout"`
+	// BodyTimeout is how long a whole request body may take to arrive, from the end of its
+	// headers, however steadily it trickles; a body still incomplete then is answered 408.
+	// It covers bodies streamed upstream as they arrive (above MaxBodyBytes) too: raise it
+	// for large uploads over a slow link. Neither timeout bounds the response.
+	BodyTimeout time.Duration `toml:"body_timeout" json:"body_timeout"`
 	// ServerEdits says when requests to a model that binds thinking to its prefix may ask
 	// the Anthropic upstream to clear old tool results itself (the context-management
 	// beta), the only way to compact inside such a model's tool loop: "auto" (the
@@ -51,6 +66,8 @@ func defaultProxy() Proxy {
 		AnthropicUpstream: DefaultAnthropicUpstream,
 		OpenAIUpstream:    DefaultOpenAIUpstream,
 		MaxBodyBytes:      DefaultProxyMaxBodyBytes,
+		BodyIdleTimeout:   DefaultBodyIdleTimeout,
+		BodyTimeout:       DefaultBodyTimeout,
 		ServerEdits:       "auto",
 	}
 }
@@ -72,6 +89,12 @@ func (p Proxy) validate() []error {
 	}
 	if p.MaxBodyBytes < 1 || p.MaxBodyBytes > maxProxyBodyBytes {
 		bad("max_body_bytes", p.MaxBodyBytes, fmt.Sprintf("must be between 1 and %d", maxProxyBodyBytes))
+	}
+	if p.BodyIdleTimeout <= 0 || p.BodyIdleTimeout > maxBodyIdleTimeout {
+		bad("body_idle_timeout", p.BodyIdleTimeout.String(), fmt.Sprintf("must be a positive duration up to %s, such as %q", maxBodyIdleTimeout, DefaultBodyIdleTimeout.String()))
+	}
+	if p.BodyTimeout <= 0 || p.BodyTimeout > maxBodyTimeout {
+		bad("body_timeout", p.BodyTimeout.String(), fmt.Sprintf("must be a positive duration up to %s, such as %q", maxBodyTimeout, DefaultBodyTimeout.String()))
 	}
 	switch p.ServerEdits {
 	case "auto", "on", "off":

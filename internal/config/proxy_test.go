@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -40,6 +41,13 @@ func TestProxyValidate(t *testing.T) {
 			`proxy.anthropic_upstream = "": must be an http or https URL, such as "https://api.anthropic.com"`},
 		{"body cap zero", func(p *Proxy) { p.MaxBodyBytes = 0 },
 			`proxy.max_body_bytes = 0: must be between 1 and 1073741824`},
+		{"short body timeouts", func(p *Proxy) { p.BodyIdleTimeout, p.BodyTimeout = 100*time.Millisecond, time.Second }, ""},
+		{"body idle timeout zero", func(p *Proxy) { p.BodyIdleTimeout = 0 },
+			`proxy.body_idle_timeout = "0s": must be a positive duration up to 1h0m0s, such as "30s"`},
+		{"body idle timeout too long", func(p *Proxy) { p.BodyIdleTimeout = 2 * time.Hour },
+			`proxy.body_idle_timeout = "2h0m0s": must be a positive duration up to 1h0m0s, such as "30s"`},
+		{"body timeout negative", func(p *Proxy) { p.BodyTimeout = -time.Minute },
+			`proxy.body_timeout = "-1m0s": must be a positive duration up to 24h0m0s, such as "2m0s"`},
 		{"server edits", func(p *Proxy) { p.ServerEdits = "yes" },
 			`proxy.server_edits = "yes": must be "auto", "on" or "off"`},
 		{"every problem", func(p *Proxy) { p.Listen, p.MaxBodyBytes = "", -1 },
@@ -66,6 +74,8 @@ func TestProxyParse(t *testing.T) {
 listen = "127.0.0.1:9999"
 openai_upstream = "http://127.0.0.1:11434"
 max_body_bytes = 1024
+body_idle_timeout = "5s"
+body_timeout = "10m"
 `
 	c := Default()
 	warns, err := Parse(strings.NewReader(doc), "config.toml", c)
@@ -77,6 +87,8 @@ max_body_bytes = 1024
 		AnthropicUpstream: DefaultAnthropicUpstream,
 		OpenAIUpstream:    "http://127.0.0.1:11434",
 		MaxBodyBytes:      1024,
+		BodyIdleTimeout:   5 * time.Second,
+		BodyTimeout:       10 * time.Minute,
 		ServerEdits:       "auto",
 	}
 	if diff := cmp.Diff(want, c.Proxy); diff != "" {
@@ -91,5 +103,9 @@ max_body_bytes = 1024
 	}
 	if len(warns) != 1 || !strings.Contains(warns[0].Msg, "did you mean proxy.listen?") {
 		t.Errorf("misspelled key: warnings %v, want one suggesting proxy.listen", warns)
+	}
+	_, err = Parse(strings.NewReader("[proxy]\nbody_timeout = \"two minutes\"\n"), "config.toml", Default())
+	if err == nil || !strings.Contains(err.Error(), "body_timeout") {
+		t.Errorf("a body_timeout that is not a duration: %v, want an error naming the key", err)
 	}
 }
