@@ -85,6 +85,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.mcpCommand(),
 		a.proxyCommand(),
 		a.statsCommand(),
+		a.reportCommand(),
 		a.telescopeCommand(),
 		a.storeCommand(),
 		a.configCommand(),
