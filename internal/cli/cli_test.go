@@ -177,9 +177,9 @@ func TestConfigShow(t *testing.T) {
 	if !strings.Contains(errOut, "index.wrokers") || !strings.Contains(errOut, ":3:") {
 		t.Errorf("unknown key warning must name the key and line: %q", errOut)
 	}
-	os.WriteFile(filepath.Join(dir, ".winnow.toml"), []byte("[index]\nlocation = \"disk\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".winnow.toml"), []byte("[index]\nworkers = -1\n"), 0o644)
 	code, _, errOut = run(t, "config", "show", "--repo", dir)
-	if code == 0 || !strings.Contains(errOut, `"repo"`) || !strings.Contains(errOut, `"cache"`) {
+	if code == 0 || !strings.Contains(errOut, "index.workers = -1: must be between 0 (all cores) and 1024") {
 		t.Errorf("invalid value: exit %d, %q", code, errOut)
 	}
 }

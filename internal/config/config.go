@@ -7,12 +7,21 @@
 //  1. [Default];
 //  2. the user file: $WINNOW_CONFIG if set, else os.UserConfigDir()/winnow/config.toml
 //     (~/.config/winnow/config.toml on Linux);
-//  3. the repository file <repo root>/.winnow.toml;
+//  3. the repository file <repo root>/.winnow.toml, without the settings only the user may
+//     make (see below);
 //  4. command-line flags, which the CLI assigns to the fields of the returned *Config before
 //     calling [Config.Validate] again (see the example of [Parse]).
 //
 // A list (index.exclude, index.languages) set by a later layer replaces the earlier list; it
 // is not appended to.
+//
+// A repository file comes with whatever was cloned, so some settings are the user's alone
+// ([UserOnly]): [[upstream]], [proxy], [llm], [store], [gateway], [telemetry],
+// index.location and index.cache_dir, which run programs, send keys or code somewhere, or
+// make winnow read or write outside the repository. [Load] leaves them out of the repository
+// file before decoding it, so they are neither validated nor part of the result, and warns
+// once per key with its line; a repository may only set index.location = "repo", its own
+// .winnow/ directory. [Parse] reads every key, as for the user file.
 //
 // config is the only package that reads environment variables, so every other package can be
 // tested with a plain struct. It does not define command-line flags, does not watch files for
@@ -80,10 +89,11 @@ type Config struct {
 
 // Index configures what `winnow index` reads and where it keeps the index.
 type Index struct {
-	// Location is LocationRepo or LocationCache; see [Config.IndexDir].
+	// Location is LocationRepo or LocationCache; see [Config.IndexDir]. A user-only
+	// setting ([UserOnly]), but a repository may set LocationRepo.
 	Location string `toml:"location" json:"location"`
 	// CacheDir overrides the cache directory; "" means os.UserCacheDir()/winnow.
-	// A leading "~/" is the home directory. See [Config.CacheDir].
+	// A leading "~/" is the home directory. See [Config.CacheDir]. A user-only setting.
 	CacheDir string `toml:"cache_dir" json:"cache_dir"`
 	// MaxFileBytes is the size above which a file is skipped with reason "too_large".
 	MaxFileBytes int64 `toml:"max_file_bytes" json:"max_file_bytes"`

@@ -9,13 +9,13 @@ import (
 )
 
 // Layering is Parse applied in order over the defaults; Load does the same with the user file
-// and the repository file. Flags come last: the CLI assigns the ones the user set and
-// validates again.
+// and the repository file, leaving out of the repository file the settings only the user may
+// make. Flags come last: the CLI assigns the ones the user set and validates again.
 func ExampleParse() {
 	c := config.Default()
 	layers := []struct{ name, doc string }{
-		{"config.toml", "[index]\nworkers = 4\nexclude = [\"*.min.js\"]\n"},
-		{".winnow.toml", "[index]\nlocation = \"cache\"\nexclude = [\"testdata/\"]\n"},
+		{"config.toml", "[index]\nlocation = \"cache\"\nworkers = 4\nexclude = [\"*.min.js\"]\n"},
+		{".winnow.toml", "[index]\nexclude = [\"testdata/\"]\n"},
 	}
 	for _, l := range layers {
 		warns, err := config.Parse(strings.NewReader(l.doc), l.name, c)

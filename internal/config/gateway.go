@@ -28,7 +28,8 @@ const (
 // telemetryFile is the name of the telemetry file in the cache directory.
 const telemetryFile = "telemetry.jsonl"
 
-// Gateway configures how the MCP gateway shapes tool results on their way to the agent.
+// Gateway configures how the MCP gateway shapes tool results on their way to the agent. It
+// shapes the results of the user's own upstreams, so it is a user-only setting ([UserOnly]).
 type Gateway struct {
 	// DedupWindow is the number of recent results per session a new result is compared with;
 	// an identical one becomes a one-line reference.
@@ -50,7 +51,8 @@ type Gateway struct {
 
 // Telemetry configures the local record of what the gateway did to each tool result and
 // what the proxy did to each request it could rewrite (no text, no argument values; see
-// internal/telemetry), which `winnow stats` reads.
+// internal/telemetry), which `winnow stats` reads. Whether and where the user's sessions
+// are recorded is a user-only setting ([UserOnly]).
 type Telemetry struct {
 	// Enabled turns recording on; it is off unless the user asks for it.
 	Enabled bool `toml:"enabled" json:"enabled"`

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -23,7 +24,8 @@ const (
 
 // LoadOptions says which files [Load] layers over the defaults.
 type LoadOptions struct {
-	// RepoRoot is the repository root whose RepoFile is the last layer; "" skips it.
+	// RepoRoot is the repository root whose RepoFile is the last layer, without the
+	// user-only settings ([UserOnly]); "" skips it.
 	RepoRoot string
 	// UserFile replaces the user file given by [UserFile], typically from a --config flag.
 	UserFile string
@@ -50,6 +52,10 @@ func UserFile() (path string, explicit bool, err error) {
 // explicitly (LoadOptions.UserFile or $WINNOW_CONFIG) that does not exist is an error, as is
 // any file that exists but cannot be read or parsed. Unknown keys are warnings, not errors;
 // they are returned with a validation error too, since a misspelled key may explain it.
+//
+// The repository file cannot make the settings only the user may make ([UserOnly]): Load
+// leaves them out of it before anything is decoded, so they are neither validated nor part
+// of the result, and returns a warning for each, naming the file, the line and the key.
 func Load(opts LoadOptions) (*Config, []Warning, error) {
 	c := Default()
 	c.Sources = []string{}
@@ -75,6 +81,9 @@ type layer struct {
 	path     string
 	required bool   // a missing file is an error
 	namedBy  string // where the path came from, for the error when it is missing
+	// userFile is set for the repository file: the user file, where the user-only
+	// settings it cannot make belong.
+	userFile string
 }
 
 func (o LoadOptions) layers() []layer {
@@ -91,9 +100,21 @@ func (o LoadOptions) layers() []layer {
 		ls = append(ls, layer{path: path, required: explicit, namedBy: "$" + EnvConfig})
 	}
 	if o.RepoRoot != "" {
-		ls = append(ls, layer{path: filepath.Join(o.RepoRoot, RepoFile)})
+		ls = append(ls, layer{path: filepath.Join(o.RepoRoot, RepoFile), userFile: o.userFileName()})
 	}
 	return ls
+}
+
+// userFileName names the user file for messages: the one Load reads, or would read.
+func (o LoadOptions) userFileName() string {
+	if o.UserFile != "" {
+		return o.UserFile
+	}
+	path, _, err := UserFile()
+	if err != nil {
+		return "~/.config/winnow/config.toml"
+	}
+	return displayPath(path)
 }
 
 // apply parses the layer's file over c and records it in c.Sources.
@@ -108,7 +129,12 @@ func (l layer) apply(c *Config) ([]Warning, error) {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
 	defer f.Close()
-	warns, err := Parse(f, l.path, c)
+	var warns []Warning
+	if l.userFile != "" {
+		warns, err = parseRepo(f, l.path, l.userFile, c)
+	} else {
+		warns, err = Parse(f, l.path, c)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -120,13 +146,12 @@ func (l layer) apply(c *Config) ([]Warning, error) {
 // in c, absent keys keep them. name (usually the file path) prefixes errors and warnings.
 // A syntax error or a value of the wrong type is an error naming the line, and leaves c
 // unchanged; a key the schema does not have is a [Warning]. Parse does not validate values.
+//
+// Parse reads every key, as for the user file; [Load] reads the repository file without the
+// settings only the user may make.
 func Parse(r io.Reader, name string, c *Config) ([]Warning, error) {
-	data, err := io.ReadAll(r)
+	doc, err := readDoc(r, name)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	doc := string(data)
-	if err := checkVersion(doc, name); err != nil {
 		return nil, err
 	}
 	next := c.clone() // the decoder writes into existing slices; keep c intact on error
@@ -136,6 +161,38 @@ func Parse(r io.Reader, name string, c *Config) ([]Warning, error) {
 	}
 	*c = *next
 	return unknownKeys(doc, name, md.Undecoded()), nil
+}
+
+// parseRepo is Parse for a repository file: the user-only settings in it are not decoded,
+// and each is a [Warning] saying to set it in userFile instead. The warnings are in line
+// order.
+func parseRepo(r io.Reader, name, userFile string, c *Config) ([]Warning, error) {
+	doc, err := readDoc(r, name)
+	if err != nil {
+		return nil, err
+	}
+	next := c.clone()
+	md, undecoded, dropped, err := decodeRepo(doc, next)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", name, err)
+	}
+	*c = *next
+	warns := append(unknownKeys(doc, name, undecoded), userOnlyWarnings(doc, name, userFile, md, dropped)...)
+	slices.SortStableFunc(warns, func(a, b Warning) int { return a.Line - b.Line })
+	return warns, nil
+}
+
+// readDoc reads a whole TOML document and checks its schema version.
+func readDoc(r io.Reader, name string) (string, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", name, err)
+	}
+	doc := string(data)
+	if err := checkVersion(doc, name); err != nil {
+		return "", err
+	}
+	return doc, nil
 }
 
 // checkVersion rejects a document written for a schema this winnow does not know, before its

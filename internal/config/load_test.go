@@ -171,9 +171,9 @@ func TestLoadUserFileLocation(t *testing.T) {
 func TestLoadValidates(t *testing.T) {
 	isolate(t)
 	root := t.TempDir()
-	writeFile(t, filepath.Join(root, ".winnow.toml"), "[index]\nlocation = \"disk\"\n")
+	writeFile(t, filepath.Join(root, ".winnow.toml"), "[index]\nworkers = -1\n")
 	_, _, err := Load(LoadOptions{RepoRoot: root})
-	want := "config from " + filepath.Join(root, ".winnow.toml") + `: index.location = "disk": must be "repo" or "cache"`
+	want := "config from " + filepath.Join(root, ".winnow.toml") + `: index.workers = -1: must be between 0 (all cores) and 1024`
 	if err == nil || err.Error() != want {
 		t.Errorf("Load error = %v, want %s", err, want)
 	}

@@ -23,7 +23,7 @@ const (
 //	url = "redis://cache.internal:6379/0"   # "" is SQLite in the cache directory
 //	ttl = "30d"                             # or any Go duration, such as "720h"
 //
-// Only the user file should set it: the CLI does not read this table from a repository's
+// It is a user-only setting ([UserOnly]): [Load] does not read it from a repository's
 // .winnow.toml, since a cloned repository must not choose where digests of the user's code
 // are sent, or which cache answers for them.
 type Store struct {

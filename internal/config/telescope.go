@@ -84,9 +84,9 @@ type Strategy struct {
 	Fallback string `toml:"fallback,omitempty" json:"fallback,omitempty"`
 }
 
-// LLM configures the cheap model that "llm" strategies call. The CLI reads this table from
-// the user's own configuration file only, never from a repository's .winnow.toml: a cloned
-// repository must not be able to send the user's API key to a server of its choosing.
+// LLM configures the cheap model that "llm" strategies call. It is a user-only setting
+// ([UserOnly]), never read from a repository's .winnow.toml: a cloned repository must not
+// be able to send the user's API key to a server of its choosing.
 type LLM struct {
 	// Provider is "anthropic" or "openai" (any OpenAI-compatible chat completions server);
 	// "" means no model is configured and "llm" strategies cannot run.

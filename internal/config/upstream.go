@@ -58,9 +58,8 @@ var upstreamInheritedEnvWindows = []string{
 // expanded by [Upstream.Resolve] when the gateway connects, never stored expanded in the
 // Config, so `winnow config show` does not print secrets.
 //
-// An upstream runs a program or sends credentials of the user's choosing: the CLI must take
-// [[upstream]] entries only from the user's own configuration file, never from a
-// repository's .winnow.toml.
+// An upstream runs a program or sends credentials of the user's choosing: [[upstream]] is a
+// user-only setting ([UserOnly]), never read from a repository's .winnow.toml.
 type Upstream struct {
 	// Name identifies the upstream in logs, status and errors.
 	Name string `toml:"name" json:"name"`

@@ -7,8 +7,8 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// A Warning is a problem in a configuration file that does not stop winnow: today, a key the
-// schema does not have, which is ignored.
+// A Warning is a problem in a configuration file that does not stop winnow: a key the schema
+// does not have, or a user-only setting in a repository file ([UserOnly]); either is ignored.
 type Warning struct {
 	File string `json:"file"`
 	Line int    `json:"line"` // 1-based; 0 if the line could not be found
