@@ -52,8 +52,9 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	configFile string // --config
-	verbose    bool   // --verbose
+	configFile string          // --config
+	verbose    bool            // --verbose
+	warned     map[string]bool // configuration warnings printed, so each is printed once
 }
 
 func (a *app) rootCommand() *cobra.Command {

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/winnowhq/winnow/internal/config"
 )
 
 func (a *app) configCommand() *cobra.Command {
@@ -18,7 +21,16 @@ func (a *app) configCommand() *cobra.Command {
 		Short: "Print the effective configuration and the files it came from",
 		Long: `Show prints the configuration winnow would use here: the defaults, overridden
 by the user file ($WINNOW_CONFIG or ~/.config/winnow/config.toml), overridden by
-the repository's .winnow.toml. Unknown keys are reported as warnings on stderr.`,
+the repository's .winnow.toml. Unknown keys are reported as warnings on stderr.
+
+Some settings are the user's alone: a repository's .winnow.toml cannot make
+them, since a cloned repository must not run programs, send keys or code
+anywhere, or have winnow write outside it. They are
+  ` + strings.Join(config.UserOnly(), ", ") + `
+(a table standing for every key in it), except that a repository may set
+index.location = "repo", its own .winnow/ directory. Where .winnow.toml sets
+one, it is left out, not checked and not shown here, with a warning naming
+the file, line and key. With --json the warnings are listed in "warnings".`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := repo
@@ -28,12 +40,15 @@ the repository's .winnow.toml. Unknown keys are reported as warnings on stderr.`
 					return err
 				}
 			}
-			cfg, err := a.loadConfig(root)
+			cfg, warns, err := a.loadConfigWarnings(root)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.stdout, cfg)
+				return writeJSON(a.stdout, struct {
+					*config.Config
+					Warnings []config.Warning `json:"warnings"`
+				}{cfg, orEmpty(warns)})
 			}
 			if len(cfg.Sources) == 0 {
 				fmt.Fprintln(a.stdout, "# no configuration files; defaults only")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,17 +72,31 @@ func findRoot(start string) (string, error) {
 	return start, nil
 }
 
-// loadConfig reads the layered configuration for root and applies the
-// index flags that were set. Warnings go to stderr.
+// loadConfig reads the layered configuration for root (the user file
+// alone when root is ""). Warnings go to stderr: unknown keys, and the
+// settings the repository's .winnow.toml may not make, which are left out.
 func (a *app) loadConfig(root string) (*config.Config, error) {
+	cfg, _, err := a.loadConfigWarnings(root)
+	return cfg, err
+}
+
+// loadConfigWarnings is loadConfig that also returns the warnings. A
+// command that loads the configuration twice prints each warning once.
+func (a *app) loadConfigWarnings(root string) (*config.Config, []config.Warning, error) {
 	cfg, warnings, err := config.Load(config.LoadOptions{RepoRoot: root, UserFile: a.configFile})
+	if a.warned == nil {
+		a.warned = make(map[string]bool)
+	}
 	for _, w := range warnings {
-		fmt.Fprintf(a.stderr, "winnow: warning: %s\n", w)
+		if s := w.String(); !a.warned[s] {
+			a.warned[s] = true
+			fmt.Fprintf(a.stderr, "winnow: warning: %s\n", s)
+		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, warnings, err
 	}
-	return cfg, nil
+	return cfg, warnings, nil
 }
 
 // indexOptions turns configuration and flags into index options.
@@ -111,6 +126,11 @@ func (a *app) indexOptions(cmd *cobra.Command, f *indexFlags, root string) (inde
 		if dir, err = cfg.IndexDir(root); err != nil {
 			return index.Options{}, err
 		}
+		if cfg.Index.Location == config.LocationRepo {
+			if err := checkInsideRepo(root, dir); err != nil {
+				return index.Options{}, err
+			}
+		}
 	}
 	return index.Options{
 		Root:             root,
@@ -123,6 +143,26 @@ func (a *app) indexOptions(cmd *cobra.Command, f *indexFlags, root string) (inde
 		IncludeGenerated: cfg.Index.IncludeGenerated,
 		Logger:           a.logger(),
 	}, nil
+}
+
+// checkInsideRepo refuses an index directory in the repository, dir, that
+// is a symbolic link to a place outside it: a cloned repository may commit
+// .winnow as such a link, and must not choose where winnow writes.
+func checkInsideRepo(root, dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil // not there yet (made a directory), or a directory of its own
+	}
+	target, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		realRoot, rootErr := filepath.EvalSymlinks(root)
+		if rel, relErr := filepath.Rel(realRoot, target); rootErr == nil && relErr == nil && filepath.IsLocal(rel) {
+			return nil
+		}
+	} else if target, err = os.Readlink(dir); err != nil {
+		return fmt.Errorf("index directory %s: %w", dir, err)
+	}
+	return fmt.Errorf("index directory %s is a symbolic link to %s, outside the repository: winnow does not write an index where a repository points (remove the link, or choose the place yourself with --index-dir, or index.location = \"cache\" in your configuration file)", dir, target)
 }
 
 // resolveRoot returns --repo, or the root found from start.

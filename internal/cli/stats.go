@@ -38,7 +38,8 @@ Telemetry is off unless the configuration says
   [telemetry]
   enabled = true
 and is kept in telemetry.jsonl in the cache directory unless telemetry.path
-says otherwise. It holds no response text, no argument values and no text of
+says otherwise, in the user's configuration file (a repository's .winnow.toml
+cannot set them). It holds no response text, no argument values and no text of
 the conversations the proxy forwards.`,
 		Example: `  winnow stats
   winnow stats --since 24h
@@ -80,13 +81,12 @@ the conversations the proxy forwards.`,
 	return cmd
 }
 
-// telemetryPath returns the telemetry file the configuration names.
+// telemetryPath returns the telemetry file the user's configuration names.
+// [telemetry] and index.cache_dir are user-only settings, which no
+// repository's .winnow.toml can make, so the user file is all there is to
+// read: the file the gateway and the proxy write.
 func (a *app) telemetryPath() (string, error) {
-	root, err := findRoot(".")
-	if err != nil {
-		return "", err
-	}
-	cfg, err := a.loadConfig(root)
+	cfg, err := a.loadConfig("")
 	if err != nil {
 		return "", err
 	}
