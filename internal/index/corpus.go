@@ -14,7 +14,10 @@ import (
 // Generation identifies the state of the index: it changes with every
 // update that changed anything. Callers that keep derived data in
 // memory compare it to know when to rebuild.
-func (ix *Index) Generation(ctx context.Context) (string, error) { return generation(ctx, ix.db) }
+func (ix *Index) Generation(ctx context.Context) (_ string, err error) {
+	defer ix.classify(&err)
+	return generation(ctx, ix.db)
+}
 
 func generation(ctx context.Context, q querier) (string, error) {
 	var gen string
@@ -35,11 +38,13 @@ type querier interface {
 // A Snapshot reads the index as one committed state: updates that land
 // while it is open are not seen. Close it when done.
 type Snapshot struct {
-	tx *sql.Tx
+	tx   *sql.Tx
+	file string // the index file, named by its errors
 }
 
 // Snapshot opens a consistent read view of the index.
-func (ix *Index) Snapshot(ctx context.Context) (*Snapshot, error) {
+func (ix *Index) Snapshot(ctx context.Context) (_ *Snapshot, err error) {
+	defer ix.classify(&err)
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("open index snapshot: %w", err)
@@ -50,22 +55,30 @@ func (ix *Index) Snapshot(ctx context.Context) (*Snapshot, error) {
 		tx.Rollback()
 		return nil, fmt.Errorf("open index snapshot: %w", err)
 	}
-	return &Snapshot{tx: tx}, nil
+	return &Snapshot{tx: tx, file: ix.file()}, nil
 }
+
+// classify is Index.classify for the snapshot's reads.
+func (s *Snapshot) classify(err *error) { *err = corruption(s.file, *err) }
 
 // Close ends the snapshot.
 func (s *Snapshot) Close() error { return s.tx.Rollback() }
 
 // Generation is Index.Generation as of the snapshot.
-func (s *Snapshot) Generation(ctx context.Context) (string, error) { return generation(ctx, s.tx) }
+func (s *Snapshot) Generation(ctx context.Context) (_ string, err error) {
+	defer s.classify(&err)
+	return generation(ctx, s.tx)
+}
 
 // ForEachBrief is Index.ForEachBrief as of the snapshot.
-func (s *Snapshot) ForEachBrief(ctx context.Context, fn func(*Brief) error) error {
+func (s *Snapshot) ForEachBrief(ctx context.Context, fn func(*Brief) error) (err error) {
+	defer s.classify(&err)
 	return forEachBrief(ctx, s.tx, fn)
 }
 
 // ForEachFileDocs is Index.ForEachFileDocs as of the snapshot.
-func (s *Snapshot) ForEachFileDocs(ctx context.Context, fn func(*FileDocs) error) error {
+func (s *Snapshot) ForEachFileDocs(ctx context.Context, fn func(*FileDocs) error) (err error) {
+	defer s.classify(&err)
 	return forEachFileDocs(ctx, s.tx, fn)
 }
 
@@ -83,7 +96,8 @@ type Brief struct {
 }
 
 // ForEachBrief calls fn for every definition, in id order.
-func (ix *Index) ForEachBrief(ctx context.Context, fn func(*Brief) error) error {
+func (ix *Index) ForEachBrief(ctx context.Context, fn func(*Brief) error) (err error) {
+	defer ix.classify(&err)
 	return forEachBrief(ctx, ix.db, fn)
 }
 
@@ -110,7 +124,8 @@ func forEachBrief(ctx context.Context, q querier, fn func(*Brief) error) error {
 }
 
 // SymbolsByID returns the full definitions with the given ids.
-func (ix *Index) SymbolsByID(ctx context.Context, ids []int64) (map[int64]symbol.Symbol, error) {
+func (ix *Index) SymbolsByID(ctx context.Context, ids []int64) (_ map[int64]symbol.Symbol, err error) {
+	defer ix.classify(&err)
 	out := make(map[int64]symbol.Symbol, len(ids))
 	for len(ids) > 0 {
 		batch := ids[:min(len(ids), 500)]
@@ -152,7 +167,8 @@ type Edge struct {
 }
 
 // RefsFrom returns the uses inside the given definitions.
-func (ix *Index) RefsFrom(ctx context.Context, scopes []int64) ([]Edge, error) {
+func (ix *Index) RefsFrom(ctx context.Context, scopes []int64) (_ []Edge, err error) {
+	defer ix.classify(&err)
 	args := make([]any, len(scopes))
 	for i, id := range scopes {
 		args[i] = id
@@ -161,7 +177,8 @@ func (ix *Index) RefsFrom(ctx context.Context, scopes []int64) ([]Edge, error) {
 }
 
 // RefCounts returns how many aggregated uses each of the names has.
-func (ix *Index) RefCounts(ctx context.Context, names []string) (map[string]int, error) {
+func (ix *Index) RefCounts(ctx context.Context, names []string) (_ map[string]int, err error) {
+	defer ix.classify(&err)
 	out := make(map[string]int, len(names))
 	args := anySlice(names)
 	for len(args) > 0 {
@@ -190,7 +207,8 @@ func (ix *Index) RefCounts(ctx context.Context, names []string) (map[string]int,
 }
 
 // RefsTo returns the uses of the given names anywhere.
-func (ix *Index) RefsTo(ctx context.Context, names []string) ([]Edge, error) {
+func (ix *Index) RefsTo(ctx context.Context, names []string) (_ []Edge, err error) {
+	defer ix.classify(&err)
 	return ix.edges(ctx, "name", anySlice(names))
 }
 
@@ -224,7 +242,8 @@ func (ix *Index) edges(ctx context.Context, column string, args []any) ([]Edge, 
 }
 
 // FileImports returns the imports of one file.
-func (ix *Index) FileImports(ctx context.Context, file string) ([]symbol.Import, error) {
+func (ix *Index) FileImports(ctx context.Context, file string) (_ []symbol.Import, err error) {
+	defer ix.classify(&err)
 	rel, err := ix.rel(file)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,8 @@ const applicationID = 0x574e4e57
 const dbName = "index.db"
 
 var (
-	// ErrCorrupt means the index file cannot be read as a database.
+	// ErrCorrupt means the index file is damaged; the errors that carry it
+	// are *CorruptError.
 	ErrCorrupt = errors.New("index is corrupt")
 	// ErrForeign means the file is a database, but not a winnow index.
 	ErrForeign = errors.New("not a winnow index")
@@ -122,13 +123,16 @@ func dsn(file string) string {
 
 // openDB opens the index database in dir, creating it when absent. An
 // index with an older schema is deleted and created again; a corrupt,
-// foreign or newer one is an error that says how to recover.
+// foreign or newer one is an error that says how to recover. With
+// rebuild, whatever is there is deleted first.
 func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 	file := filepath.Join(dir, dbName)
 	if rebuild {
 		if err := removeDB(file); err != nil {
 			return nil, err
 		}
+	} else if err := statDB(file); err != nil {
+		return nil, err
 	}
 	db, err := sql.Open("sqlite", dsn(file))
 	if err != nil {
@@ -149,9 +153,26 @@ func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 	}
 	if err != nil {
 		db.Close()
+		if err = corruption(file, err); errors.Is(err, ErrCorrupt) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("open index %s: %w", file, err)
 	}
 	return db, nil
+}
+
+// statDB reports a path that holds something SQLite can only fail to
+// open, a directory say, as a *CorruptError. A missing file is fine: it
+// is created.
+func statDB(file string) error {
+	fi, err := os.Stat(file)
+	switch {
+	case err != nil, fi.Mode().IsRegular():
+		return nil
+	case fi.IsDir():
+		return &CorruptError{File: file, Err: errors.New("it is a directory, not a database file")}
+	}
+	return &CorruptError{File: file, Err: fmt.Errorf("it is a %s, not a database file", fi.Mode().Type())}
 }
 
 // openCurrent opens an existing index whose schema is the current one.
@@ -159,7 +180,7 @@ func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 // false, for openDB to handle under the writers' lock.
 func openCurrent(ctx context.Context, dir string) (*sql.DB, bool) {
 	file := filepath.Join(dir, dbName)
-	if _, err := os.Stat(file); err != nil {
+	if fi, err := os.Stat(file); err != nil || !fi.Mode().IsRegular() {
 		return nil, false
 	}
 	db, err := sql.Open("sqlite", dsn(file))
@@ -185,8 +206,6 @@ func checkDB(ctx context.Context, db *sql.DB) (version, tables int, err error) {
 		err = db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&tables)
 	}
 	switch {
-	case err != nil && isCorruption(err):
-		return 0, 0, fmt.Errorf("%w (%v); run `winnow index --rebuild` to build it again", ErrCorrupt, err)
 	case err != nil:
 		return 0, 0, err
 	case appID == 0 && tables == 0:
@@ -211,12 +230,6 @@ func checkDB(ctx context.Context, db *sql.DB) (version, tables int, err error) {
 	return version, tables, nil
 }
 
-func isCorruption(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") ||
-		strings.Contains(msg, "SQLITE_NOTADB") || strings.Contains(msg, "SQLITE_CORRUPT")
-}
-
 func initDB(ctx context.Context, db *sql.DB) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -239,12 +252,24 @@ func initDB(ctx context.Context, db *sql.DB) error {
 	return tx.Commit()
 }
 
-// removeDB deletes the index file and its WAL companions.
+// removeDB deletes a database file and its WAL companions. An empty
+// directory in their place goes too; one that holds files is refused:
+// it is not winnow's to delete.
 func removeDB(file string) error {
 	for _, f := range []string{file, file + "-wal", file + "-shm"} {
-		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+		err := os.Remove(f)
+		switch {
+		case err == nil, errors.Is(err, os.ErrNotExist):
+		case isDir(f):
+			return fmt.Errorf("index %s is a directory that holds files: move it away, then run winnow again", f)
+		default:
 			return fmt.Errorf("remove old index: %w", err)
 		}
 	}
 	return nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

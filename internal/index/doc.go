@@ -66,6 +66,16 @@ after the other. The first build of an empty index drops the secondary
 indexes and recreates them at commit, which is much faster than
 maintaining them row by row.
 
+# Damage
+
+A damaged file (SQLITE_CORRUPT or SQLITE_NOTADB from any query, or a
+directory where index.db should be) is reported as a *CorruptError,
+which matches ErrCorrupt, names the file and says to run
+`winnow index --rebuild`. Every exported method that touches the
+database wraps its errors so. Check runs PRAGMA quick_check within a
+time budget, for `winnow index` to find damage that no query has met
+yet and rebuild.
+
 # Versions
 
 PRAGMA application_id marks the file as a winnow index and PRAGMA

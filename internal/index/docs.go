@@ -250,7 +250,8 @@ func (r *reader) bytes(n uint64) string {
 
 // ForEachFileDocs calls fn with the lexical documents of every indexed
 // file, in path order.
-func (ix *Index) ForEachFileDocs(ctx context.Context, fn func(*FileDocs) error) error {
+func (ix *Index) ForEachFileDocs(ctx context.Context, fn func(*FileDocs) error) (err error) {
+	defer ix.classify(&err)
 	return forEachFileDocs(ctx, ix.db, fn)
 }
 

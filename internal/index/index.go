@@ -148,6 +148,9 @@ func (ix *Index) Root() string { return ix.root }
 // Dir returns the directory holding the index files.
 func (ix *Index) Dir() string { return ix.dir }
 
+// file is the index database.
+func (ix *Index) file() string { return filepath.Join(ix.dir, dbName) }
+
 // Close closes the database.
 func (ix *Index) Close() error { return ix.db.Close() }
 

@@ -64,7 +64,8 @@ const (
 // letters in order). Within each tier,
 // types and functions come before fields and variables and code before
 // tests.
-func (ix *Index) Lookup(ctx context.Context, query string, opts LookupOptions) ([]Match, error) {
+func (ix *Index) Lookup(ctx context.Context, query string, opts LookupOptions) (_ []Match, err error) {
+	defer ix.classify(&err)
 	q := strings.TrimSpace(strings.ReplaceAll(query, "::", "."))
 	if q == "" {
 		return nil, fmt.Errorf("lookup: empty name")
@@ -384,7 +385,8 @@ func abs(n int) int {
 
 // Names returns the distinct names of all definitions. The list is read
 // once and kept until the index changes; callers must not modify it.
-func (ix *Index) Names(ctx context.Context) ([]string, error) {
+func (ix *Index) Names(ctx context.Context) (_ []string, err error) {
+	defer ix.classify(&err)
 	list, err := ix.nameList(ctx)
 	if err != nil {
 		return nil, err

@@ -46,7 +46,8 @@ func (ix *Index) querySymbols(ctx context.Context, query string, args ...any) ([
 }
 
 // FileSymbols returns the definitions of one file in source order.
-func (ix *Index) FileSymbols(ctx context.Context, file string) ([]symbol.Symbol, error) {
+func (ix *Index) FileSymbols(ctx context.Context, file string) (_ []symbol.Symbol, err error) {
+	defer ix.classify(&err)
 	rel, err := ix.rel(file)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,8 @@ type FileInfo struct {
 
 // Files lists the files under dir ("" or "." for all), in path order,
 // including files that were skipped for their content.
-func (ix *Index) Files(ctx context.Context, dir string) ([]FileInfo, error) {
+func (ix *Index) Files(ctx context.Context, dir string) (_ []FileInfo, err error) {
+	defer ix.classify(&err)
 	q := "SELECT path, lang, size, package, has_error, skip FROM files"
 	var args []any
 	rel := ""
@@ -97,7 +99,8 @@ func (ix *Index) Files(ctx context.Context, dir string) ([]FileInfo, error) {
 }
 
 // Stats returns the index-wide counts without updating anything.
-func (ix *Index) Stats(ctx context.Context) (*Stats, error) {
+func (ix *Index) Stats(ctx context.Context) (_ *Stats, err error) {
+	defer ix.classify(&err)
 	s := &Stats{Skipped: make(map[Reason]int)}
 	return s, ix.fillTotals(ctx, s)
 }
@@ -115,7 +118,8 @@ type Reference struct {
 
 // References returns the uses of name across the index, grouped by the
 // definition they occur in.
-func (ix *Index) References(ctx context.Context, name string, limit int) ([]Reference, error) {
+func (ix *Index) References(ctx context.Context, name string, limit int) (_ []Reference, err error) {
+	defer ix.classify(&err)
 	if limit <= 0 {
 		limit = 100
 	}

@@ -35,14 +35,16 @@ type fileRow struct {
 // read at all. All changes land in one transaction, so an interrupted
 // update leaves the previous index intact. Concurrent updates, from this
 // or other processes, run one after the other.
-func (ix *Index) Update(ctx context.Context, progress Progress) (*Stats, error) {
+func (ix *Index) Update(ctx context.Context, progress Progress) (_ *Stats, err error) {
+	defer ix.classify(&err)
 	return ix.update(ctx, nil, progress)
 }
 
 // UpdatePaths is Update restricted to the given paths (relative to the
 // root, or absolute inside it): each is re-indexed, skipped or removed
 // as it now stands. A watcher calls it with the files that changed.
-func (ix *Index) UpdatePaths(ctx context.Context, paths []string) (*Stats, error) {
+func (ix *Index) UpdatePaths(ctx context.Context, paths []string) (_ *Stats, err error) {
+	defer ix.classify(&err)
 	rels := make([]string, 0, len(paths))
 	for _, p := range paths {
 		rel, err := ix.rel(p)
