@@ -51,7 +51,7 @@ func thousands(n int) string {
 }
 
 // usd formats dollars with the precision their size calls for: $1,234,
-// $12.34, $0.0123.
+// $12.34, $0.27, and below a cent $0.0012.
 func usd(x float64) string {
 	a := math.Abs(x)
 	switch {
@@ -59,7 +59,7 @@ func usd(x float64) string {
 		return "$0"
 	case a >= 1000:
 		return "$" + thousands(int(math.Round(x)))
-	case a >= 0.995:
+	case a >= 0.01:
 		return fmt.Sprintf("$%.2f", x)
 	case a >= 0.0001:
 		return "$" + trimZeros(fmt.Sprintf("%.4f", x))
