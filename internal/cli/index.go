@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -29,6 +30,9 @@ Files come from git (tracked and untracked, not ignored) or, outside git, from
 a walk that honours .gitignore. Vendored, generated, minified, binary, non-UTF-8
 and oversized files are skipped and counted. A re-run parses only files whose
 content changed; --watch keeps the index current as files change.
+
+Each run first checks the index for damage (SQLite's quick_check, for at most
+half a second) and rebuilds a corrupt index from scratch, saying so.
 
 Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 		Args: maxArgs(1),
@@ -59,15 +63,11 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 }
 
 func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bool) error {
-	ix, err := index.Open(ctx, opts)
+	ix, st, err := a.repairingUpdate(ctx, opts, !asJSON)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	st, err := ix.Update(ctx, a.progress(!asJSON))
-	if err != nil {
-		return err
-	}
 	a.printStats(ix, st, asJSON)
 	if !watch {
 		return nil
@@ -82,6 +82,40 @@ func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bo
 		}
 		a.printStats(ix, st, asJSON)
 	}})
+}
+
+// repairingUpdate opens the index, checks it for damage and brings it
+// up to date. A corrupt index, found by the check or by the update, is
+// rebuilt from scratch, saying so on stderr.
+func (a *app) repairingUpdate(ctx context.Context, opts index.Options, progress bool) (*index.Index, *index.Stats, error) {
+	ix, st, err := a.checkedUpdate(ctx, opts, progress)
+	var corrupt *index.CorruptError
+	if opts.Rebuild || !errors.As(err, &corrupt) {
+		return ix, st, err
+	}
+	fmt.Fprintf(a.stderr, "winnow: index %s is corrupt (%v); rebuilding it from scratch\n", corrupt.File, corrupt.Err)
+	opts.Rebuild = true
+	return a.checkedUpdate(ctx, opts, progress)
+}
+
+// checkedUpdate is one attempt of repairingUpdate.
+func (a *app) checkedUpdate(ctx context.Context, opts index.Options, progress bool) (*index.Index, *index.Stats, error) {
+	ix, err := index.Open(ctx, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !opts.Rebuild {
+		err = ix.Check(ctx)
+	}
+	var st *index.Stats
+	if err == nil {
+		st, err = ix.Update(ctx, a.progress(progress))
+	}
+	if err != nil {
+		ix.Close()
+		return nil, nil, err
+	}
+	return ix, st, nil
 }
 
 func (a *app) printStats(ix *index.Index, st *index.Stats, asJSON bool) {
