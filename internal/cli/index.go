@@ -32,7 +32,9 @@ and oversized files are skipped and counted. A re-run parses only files whose
 content changed; --watch keeps the index current as files change.
 
 Each run first checks the index for damage (SQLite's quick_check, for at most
-half a second) and rebuilds a corrupt index from scratch, saying so.
+half a second) and rebuilds a corrupt index from scratch, saying so. --rebuild
+builds a new index beside the old one, which keeps answering other commands
+until the new one replaces it.
 
 Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 		Args: maxArgs(1),
@@ -57,7 +59,7 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 	f.register(cmd, false)
 	fs := cmd.Flags()
 	fs.BoolVarP(&watch, "watch", "w", false, "keep the index current as files change, until interrupted")
-	fs.BoolVar(&rebuild, "rebuild", false, "discard the existing index (even a corrupt one) and build it from scratch")
+	fs.BoolVar(&rebuild, "rebuild", false, "build the index from scratch (also over a corrupt one), replacing the existing one when done")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	return cmd
 }

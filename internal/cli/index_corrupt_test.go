@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/winnowhq/winnow/internal/index"
 )
 
 // shapesRepo is repo with sixty more Python files, so that the index
@@ -165,5 +167,56 @@ func TestCorruptIndexNotEmptyDirectory(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(db, "keep")); err != nil {
 		t.Errorf("the directory's content was removed: %v", err)
+	}
+}
+
+// TestRebuildKeepsAnswering runs `winnow symbols --no-refresh` while a
+// rebuild is halfway: it answers from the previous index, and from the
+// new one once the rebuild is done.
+func TestRebuildKeepsAnswering(t *testing.T) {
+	dir := shapesRepo(t)
+	if code, _, errOut := run(t, "index", dir); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fresh.py"), []byte("def fresh_start():\n    pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The rebuild `winnow index --rebuild` runs, paused halfway through.
+	ix, err := index.Open(t.Context(), index.Options{Root: dir, Rebuild: true, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	midway, resume, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		_, err := ix.Update(t.Context(), func(n, total int) {
+			if n == total/2 {
+				close(midway)
+				<-resume
+			}
+		})
+		done <- err
+	}()
+	select {
+	case <-midway:
+	case err := <-done:
+		t.Fatalf("the rebuild finished before it was paused: %v", err)
+	}
+
+	code, out, errOut := run(t, "symbols", "--no-refresh", "--repo", dir, "--exact", "Shape7")
+	if code != 0 || !strings.Contains(out, "m07.py:1") {
+		t.Errorf("symbols during a rebuild: exit %d, %q %q", code, out, errOut)
+	}
+	if code, out, _ := run(t, "symbols", "--no-refresh", "--repo", dir, "--exact", "fresh_start"); code != 1 {
+		t.Errorf("symbols during a rebuild answered from the unfinished index: %q", out)
+	}
+	close(resume)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = run(t, "symbols", "--no-refresh", "--repo", dir, "--exact", "fresh_start")
+	if code != 0 || !strings.Contains(out, "fresh.py:1") {
+		t.Errorf("symbols after the rebuild: exit %d, %q %q", code, out, errOut)
 	}
 }

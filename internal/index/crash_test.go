@@ -11,7 +11,10 @@ import (
 	"testing"
 )
 
-const crashChildEnv = "WINNOW_INDEX_CRASH_CHILD"
+const (
+	crashChildEnv   = "WINNOW_INDEX_CRASH_CHILD"
+	crashRebuildEnv = "WINNOW_INDEX_CRASH_REBUILD" // the child rebuilds instead of updating
+)
 
 func TestMain(m *testing.M) {
 	if root := os.Getenv(crashChildEnv); root != "" {
@@ -21,10 +24,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// crashChild updates the index of root and stops dead halfway through,
-// holding its write transaction open until the parent kills it.
+// crashChild updates (or rebuilds) the index of root and stops dead
+// halfway through, holding its write transaction open until the parent
+// kills it.
 func crashChild(root string) {
-	ix, err := Open(context.Background(), Options{Root: root, Workers: 1})
+	ix, err := Open(context.Background(), Options{Root: root, Workers: 1, Rebuild: os.Getenv(crashRebuildEnv) != ""})
 	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
@@ -55,23 +59,7 @@ func TestCrashMidUpdate(t *testing.T) {
 	}
 	writeTree(t, root, many)
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+root)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	if strings.TrimSpace(line) != "midway" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("child: %q", line)
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
+	killMidway(t, root, false)
 
 	ix = openIndex(t, Options{Root: root})
 	var check string
@@ -94,5 +82,71 @@ func TestCrashMidUpdate(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, ".winnow", "lock")); err != nil {
 		t.Errorf("lock file: %v", err)
+	}
+}
+
+// killMidway runs crashChild on root and kills it (SIGKILL) once it is
+// halfway through its update, or its rebuild.
+func killMidway(t *testing.T, root string, rebuild bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+root)
+	if rebuild {
+		cmd.Env = append(cmd.Env, crashRebuildEnv+"=1")
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	if strings.TrimSpace(line) != "midway" {
+		t.Fatalf("child: %q", line)
+	}
+}
+
+// TestCrashMidRebuild kills a rebuild halfway: the previous index is
+// intact and answers, and the next update removes the half-built file.
+func TestCrashMidRebuild(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"before.py": "def before(): pass\n"})
+	ix := openIndex(t, Options{Root: root})
+	update(t, ix)
+	ix.Close()
+	many := map[string]string{}
+	for i := range 200 {
+		many[fmt.Sprintf("new/m%03d.py", i)] = fmt.Sprintf("def after_%d(x):\n    return x\n", i)
+	}
+	writeTree(t, root, many)
+
+	killMidway(t, root, true)
+
+	tmp := filepath.Join(root, ".winnow", dbName+".new")
+	if _, err := os.Stat(tmp); err != nil {
+		t.Fatalf("the killed rebuild left no file behind, so this test shows nothing: %v", err)
+	}
+	ix = openIndex(t, Options{Root: root})
+	var check string
+	if err := ix.db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check after a crashed rebuild: %q %v", check, err)
+	}
+	if got := quals(t, ix, "before"); len(got) != 1 {
+		t.Errorf("the previous index was lost: %v", got)
+	}
+	if got := quals(t, ix, "after_7"); len(got) != 0 {
+		t.Errorf("the crashed rebuild leaked into the index: %v", got)
+	}
+	st := update(t, ix)
+	if st.Files != 201 || st.Parsed != 200 {
+		t.Errorf("the update after a crashed rebuild: %+v", st)
+	}
+	for _, f := range []string{tmp, tmp + "-wal", tmp + "-shm"} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s outlived the next update: %v", f, err)
+		}
 	}
 }

@@ -66,6 +66,24 @@ after the other. The first build of an empty index drops the secondary
 indexes and recreates them at commit, which is much faster than
 maintaining them row by row.
 
+# Rebuilding
+
+A rebuild (Options.Rebuild, `winnow index --rebuild`) builds the whole
+index from scratch in a new database beside it, index.db.new, under the
+writers' lock, and then copies it over index.db with SQLite's online
+backup: one write transaction of index.db, so every reader, in any
+process, answers from the previous index until it commits and from the
+new one after, as after any update. The new database's generation
+continues from the old one's, so caches keyed by it are dropped. A
+rebuild that fails or is killed leaves index.db as it was and
+index.db.new behind; the next update, which holds the lock, deletes it.
+The new file is not renamed over index.db: in WAL mode index.db-wal and
+index.db-shm belong to the file they were made for, and a reader of the
+renamed file would take pages of the old one from them. Only an index
+that cannot be opened at all (not a database, a foreign or older one, an
+empty directory) is deleted first and rebuilt in place, since no one can
+read it meanwhile.
+
 # Damage
 
 A damaged file (SQLITE_CORRUPT or SQLITE_NOTADB from any query, or a

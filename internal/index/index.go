@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/lang"
@@ -22,7 +23,10 @@ type Options struct {
 	Root string
 	// Dir is where the index lives; default Root/.winnow.
 	Dir string
-	// Rebuild discards any existing index and builds it from scratch.
+	// Rebuild makes the next Update build the index from scratch, in a
+	// new file that replaces the current one once complete: until then
+	// the index answers as it was, here and in other processes. An index
+	// that cannot be read at all is deleted by Open and built in place.
 	Rebuild bool
 	// MaxFileBytes skips larger files; default 1 MiB.
 	MaxFileBytes int64
@@ -54,6 +58,7 @@ type Index struct {
 	db   *sql.DB
 	log  *slog.Logger
 
+	rebuild   atomic.Bool // the next update builds a new index (Options.Rebuild)
 	nameCache nameCache
 }
 
@@ -79,25 +84,38 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 	if err := makeIndexDir(root, dir); err != nil {
 		return nil, err
 	}
-	if !opts.Rebuild {
-		// An index of this schema opens without waiting for a writer:
-		// readers see the last committed update.
-		if db, ok := openCurrent(ctx, dir); ok {
-			return &Index{root: root, dir: dir, opts: opts, db: db, log: opts.Logger}, nil
-		}
+	ix := &Index{root: root, dir: dir, opts: opts, log: opts.Logger}
+	// An index of this schema opens without waiting for a writer:
+	// readers see the last committed update. Being rebuilt, it still
+	// answers until the new one replaces it.
+	if db, ok := openCurrent(ctx, dir); ok {
+		ix.db = db
+		ix.rebuild.Store(opts.Rebuild)
+		return ix, nil
 	}
-	// Creating, rebuilding or migrating the database is a write: take the
-	// writers' lock so that a concurrent Update never sees it half made.
+	// Creating, migrating or replacing an unreadable database is a write:
+	// take the writers' lock so that a concurrent Update never sees it
+	// half made. There is nothing to keep answering from, so a rebuild
+	// deletes what is there and builds in place.
 	lock, err := lockFile(filepath.Join(dir, "lock"), true)
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
 	}
-	db, err := openDB(ctx, dir, opts.Rebuild)
+	if opts.Rebuild {
+		if db, ok := openCurrent(ctx, dir); ok {
+			// Another process built a readable index since we looked.
+			lock.unlock()
+			ix.db = db
+			ix.rebuild.Store(true)
+			return ix, nil
+		}
+	}
+	ix.db, err = openDB(ctx, dir, opts.Rebuild)
 	lock.unlock()
 	if err != nil {
 		return nil, err
 	}
-	return &Index{root: root, dir: dir, opts: opts, db: db, log: opts.Logger}, nil
+	return ix, nil
 }
 
 func (o *Options) normalize(root string) error {

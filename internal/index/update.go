@@ -35,6 +35,9 @@ type fileRow struct {
 // read at all. All changes land in one transaction, so an interrupted
 // update leaves the previous index intact. Concurrent updates, from this
 // or other processes, run one after the other.
+//
+// An index opened with Options.Rebuild is instead built anew, whole, in
+// a file beside it that replaces it when complete.
 func (ix *Index) Update(ctx context.Context, progress Progress) (_ *Stats, err error) {
 	defer ix.classify(&err)
 	return ix.update(ctx, nil, progress)
@@ -42,7 +45,8 @@ func (ix *Index) Update(ctx context.Context, progress Progress) (_ *Stats, err e
 
 // UpdatePaths is Update restricted to the given paths (relative to the
 // root, or absolute inside it): each is re-indexed, skipped or removed
-// as it now stands. A watcher calls it with the files that changed.
+// as it now stands. A watcher calls it with the files that changed. An
+// index opened with Options.Rebuild is built anew, whole, as by Update.
 func (ix *Index) UpdatePaths(ctx context.Context, paths []string) (_ *Stats, err error) {
 	defer ix.classify(&err)
 	rels := make([]string, 0, len(paths))
@@ -76,7 +80,20 @@ func (ix *Index) update(ctx context.Context, only []string, progress Progress) (
 		return nil, fmt.Errorf("update index: %w", err)
 	}
 	defer lock.unlock()
+	// A rebuild that crashed left its file behind; none runs now that we
+	// hold the lock.
+	if err := removeDB(ix.file() + newSuffix); err != nil {
+		return nil, err
+	}
+	if ix.rebuild.Load() {
+		return ix.rebuildLocked(ctx, start, progress)
+	}
+	return ix.updateLocked(ctx, start, only, progress)
+}
 
+// updateLocked is update once the writers' lock is held.
+func (ix *Index) updateLocked(ctx context.Context, start time.Time, only []string, progress Progress) (*Stats, error) {
+	var err error
 	l := newLister(ix.root, &ix.opts)
 	var cands []candidate
 	var prev map[string]*fileRow
