@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 		crashChild(root)
 		return
 	}
+	if root := os.Getenv(updateChildEnv); root != "" {
+		updateChild(root)
+		return
+	}
 	os.Exit(m.Run())
 }
 

@@ -32,6 +32,9 @@ bytes of the SHA-256 of the content. A file skipped for its content
 (binary, not UTF-8, generated, minified, too large, unparseable) keeps a
 row with its reason in skip and nothing else, so that it is not read
 again until it changes; files skipped for their path are never stored.
+A file skipped as unreadable is the exception: chmod and chown do not
+change the size or modification time, so every update tries to open it
+again, and indexes it once it opens.
 kind and visibility hold the codes of symbol.Kind and
 symbol.Visibility, which only ever grow. refs.scope is the id of the
 innermost definition holding the uses, or 0 for the top level; a row

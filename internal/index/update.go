@@ -206,7 +206,7 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 	for _, c := range cands {
 		old := prev[c.path]
 		delete(prev, c.path)
-		if old != nil && old.size == c.size && old.mtime == c.mtime {
+		if old != nil && old.size == c.size && old.mtime == c.mtime && !u.readableAgain(old) {
 			if old.skip == "" {
 				u.stats.Unchanged++ // a file skipped for its content stays counted as skipped
 			}
@@ -268,6 +268,23 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 		u.stats.Removed++
 	}
 	return w.commit(ctx)
+}
+
+// readableAgain reports a file skipped as unreadable that can now be
+// opened. Permissions and ownership change without touching the size or
+// the modification time, so the stat check alone would keep such a file
+// skipped for good; retrying the open costs a system call per unreadable
+// file and writes nothing while it keeps failing.
+func (u *updater) readableAgain(old *fileRow) bool {
+	if old.skip != ReasonUnreadable {
+		return false
+	}
+	f, err := os.Open(filepath.Join(u.ix.root, filepath.FromSlash(old.path)))
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // parseAll reads, classifies and parses the jobs on Options.Workers

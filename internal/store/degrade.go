@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"sync"
 	"time"
 )
@@ -15,7 +17,9 @@ import (
 const degradedRetry = 5 * time.Second
 
 // Degrade returns s wrapped so that a failing backend never fails the caller: on the first
-// error it logs one warning and behaves as an empty cache (Get and Exists miss, Put and
+// error it logs one warning (for a backend that cannot be reached at all, such as a Redis
+// nothing listens for, one that names it, the cause, and what running without it costs)
+// and behaves as an empty cache (Get and Exists miss, Put and
 // Delete do nothing, Scan finds nothing, Expire removes nothing, Stats are zero), and tries
 // the backend again every few seconds; when the backend answers again it logs that once.
 // A cache that cannot answer costs work, never a wrong answer: a value is only ever one the
@@ -57,7 +61,7 @@ func (d *degraded) failed(ctx context.Context, op string, err error) bool {
 		d.down = false
 		d.mu.Unlock()
 		if wasDown {
-			d.logger.Info("store: reachable again; caching resumes")
+			d.logger.Info(fmt.Sprintf("store: %s reachable again; caching resumes", d.name()))
 		}
 		return false
 	}
@@ -69,9 +73,46 @@ func (d *degraded) failed(ctx context.Context, op string, err error) bool {
 	d.down, d.retryAt = true, d.now().Add(degradedRetry)
 	d.mu.Unlock()
 	if !wasDown {
-		d.logger.Warn("store: unavailable; continuing without a cache", "op", op, "err", err)
+		d.warnDown(op, err)
 	}
 	return true
+}
+
+// A describer is a Store that can name its backend for a person ("redis at host:port") and
+// say whether other processes share it.
+type describer interface {
+	describe() (name string, shared bool)
+}
+
+// name is how messages name the backend.
+func (d *degraded) name() string {
+	if ds, ok := d.s.(describer); ok {
+		name, _ := ds.describe()
+		return name
+	}
+	return "backend"
+}
+
+// warnDown logs the one warning of an outage that op's error err began. A backend that
+// could not be dialled is unreachable, and the warning says so in a sentence: where, why,
+// and what it costs. Anything else is reported with the operation and the error.
+func (d *degraded) warnDown(op string, err error) {
+	var dial *net.OpError
+	if !errors.As(err, &dial) || dial.Op != "dial" {
+		d.logger.Warn("store: unavailable; continuing without a cache", "op", op, "err", err)
+		return
+	}
+	name, shared := d.name(), false
+	if ds, ok := d.s.(describer); ok {
+		name, shared = ds.describe()
+	}
+	cost := "the cache: cached results are computed again instead of read from it"
+	if shared {
+		cost = "the shared cache: telescope nodes and compaction results are computed again " +
+			"instead of read from it, and not shared with other processes"
+	}
+	d.logger.Warn(fmt.Sprintf("store: %s unreachable (%v); continuing without %s; trying again every %s",
+		name, dial, cost, degradedRetry))
 }
 
 func (d *degraded) Get(ctx context.Context, key string) ([]byte, bool, error) {

@@ -81,7 +81,7 @@ func TestDegradeRedisKilled(t *testing.T) {
 	}
 	clock.Add(degradedRetry + time.Second) // due for a retry; the server is still down
 	wantGet(t, s, "k", nil)
-	if n := logs.count(slog.LevelWarn, "unavailable"); n != 1 {
+	if n := logs.count(slog.LevelWarn, fmt.Sprintf("store: redis at 127.0.0.1:%d unreachable", r.port)); n != 1 {
 		t.Errorf("%d warnings, want 1:\n%s", n, logs.String())
 	}
 
@@ -90,7 +90,7 @@ func TestDegradeRedisKilled(t *testing.T) {
 	mustPut(t, s, "k3", []byte("after"), 0)
 	wantGet(t, s, "k3", []byte("after"))
 	wantGet(t, s, "k", nil) // never the value the dead server held
-	if n := logs.count(slog.LevelInfo, "reachable again"); n != 1 {
+	if n := logs.count(slog.LevelInfo, fmt.Sprintf("store: redis at 127.0.0.1:%d reachable again", r.port)); n != 1 {
 		t.Errorf("%d recovery lines, want 1:\n%s", n, logs.String())
 	}
 	if err := s.Close(); err != nil {
@@ -99,7 +99,8 @@ func TestDegradeRedisKilled(t *testing.T) {
 }
 
 // TestDegradeUnreachableAtStart points a store at a port nobody listens on: Open succeeds, and
-// the degraded store misses with one warning that does not show the password.
+// the degraded store misses with one warning that says, in a sentence, which Redis could not
+// be reached, why, and what that costs, without the password.
 func TestDegradeUnreachableAtStart(t *testing.T) {
 	port, err := freePort()
 	if err != nil {
@@ -116,8 +117,16 @@ func TestDegradeUnreachableAtStart(t *testing.T) {
 		wantGet(t, s, "k", nil)
 		mustPut(t, s, "k", []byte("v"), 0)
 	}
-	if n := logs.count(slog.LevelWarn, "unavailable"); n != 1 {
+	if n := logs.count(slog.LevelWarn, ""); n != 1 {
 		t.Errorf("%d warnings, want 1:\n%s", n, logs.String())
+	}
+	for _, want := range []string{
+		fmt.Sprintf(`"msg":"store: redis at 127.0.0.1:%d unreachable (dial tcp 127.0.0.1:%d: connect: connection refused); `, port, port),
+		"continuing without the shared cache: telescope nodes and compaction results are computed again instead of read from it, and not shared with other processes; trying again every 5s",
+	} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the warning does not say %q:\n%s", want, logs.String())
+		}
 	}
 	if strings.Contains(logs.String(), "hunter2") {
 		t.Errorf("the log shows the password:\n%s", logs.String())

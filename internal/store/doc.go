@@ -36,8 +36,11 @@
 // # Failure
 //
 // A cache that cannot answer must cost work, never correctness. [Degrade] wraps a Store so
-// that backend errors become misses and no-ops, with one warning per outage. Open does not
-// connect to Redis, so a Redis that is down at start degrades the same way. A damaged SQLite
+// that backend errors become misses and no-ops, with one warning per outage; for a Redis
+// that cannot be reached it is one sentence naming the address, the cause and the cost.
+// Open does not connect to Redis, so a Redis that is down at start degrades the same way.
+// go-redis's own logger, which would print every failed dial to stderr, is silenced when
+// the first Redis store opens: its failures reach the caller as errors instead. A damaged SQLite
 // file is an error at Open ([ErrCorrupt]) naming the file and saying what to do.
 //
 // The package does not read configuration or environment variables (except

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/logging"
 )
 
 // redisNamespace prefixes every Redis key of the store, so that it can share a database with
@@ -17,12 +19,20 @@ const redisNamespace = "winnow:store:1:"
 // redisScanCount is the COUNT hint of each SCAN: keys examined per round trip.
 const redisScanCount = 1000
 
+// quietRedis silences go-redis's own logger once, when the first Redis store opens. That
+// logger writes to stderr, in its own format, every dial that failed (one line per attempt
+// of a command: four for a lookup while Redis is down); the store returns those failures
+// as errors, and [Degrade] reports an outage once, in winnow's words. go-redis keeps one
+// logger for the whole process, so there is no per-client setting to use instead.
+var quietRedis sync.Once
+
 // redisStore is the shared backend: any number of processes, on any number of machines, use
 // one Redis database. It needs a standalone Redis (or a primary), not Redis Cluster: the
 // scripts touch keys in different hash slots.
 type redisStore struct {
 	c       *redis.Client
 	name    string // the URL, credentials redacted, for errors
+	addr    string // host:port, for messages
 	ttl     time.Duration
 	lookups *lookups
 
@@ -41,9 +51,11 @@ func openRedis(rawURL string, o Options) (*redisStore, error) {
 	if opt.ClientName == "" {
 		opt.ClientName = "winnow"
 	}
+	quietRedis.Do(func() { redis.SetLogger(&logging.VoidLogger{}) })
 	s := &redisStore{
 		c:           redis.NewClient(opt),
 		name:        name,
+		addr:        opt.Addr,
 		ttl:         o.DefaultTTL,
 		valuePrefix: redisNamespace + "k:",
 		index:       redisNamespace + "expiry",
@@ -52,6 +64,11 @@ func openRedis(rawURL string, o Options) (*redisStore, error) {
 	}
 	s.lookups = newLookups(s.addLookups, o.Logger)
 	return s, nil
+}
+
+// describe names the store for a person: "redis at 127.0.0.1:6379".
+func (s *redisStore) describe() (name string, shared bool) {
+	return "redis at " + s.addr, true
 }
 
 func (s *redisStore) wrap(op string, err error) error {
