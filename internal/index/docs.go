@@ -176,7 +176,13 @@ var errBadDocs = errors.New("malformed term documents")
 // decodeDocs reverses encodeDocs.
 func decodeDocs(buf []byte) (file []Posting, docs [][]Posting, err error) {
 	r := reader{buf: buf}
-	dict := make([]string, r.uvarint())
+	// A count is checked against the size of buf before it sizes an allocation: a corrupt
+	// one would otherwise ask for gigabytes, a fatal out-of-memory error no recover catches.
+	nterms := r.uvarint()
+	if r.err != nil || nterms > uint64(len(r.buf)) {
+		return nil, nil, errBadDocs
+	}
+	dict := make([]string, nterms)
 	for i := range dict {
 		n := r.uvarint()
 		dict[i] = r.bytes(n)
