@@ -91,6 +91,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.storeCommand(),
 		a.configCommand(),
 		a.benchCommand(),
+		a.setupCommand(),
 		a.versionCommand(),
 	)
 	return root
