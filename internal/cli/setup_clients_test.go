@@ -51,6 +51,7 @@ func TestSetupClaudeCodeForReal(t *testing.T) {
 	}
 	rep := api.Report()
 	_, log := proxy.stop(t)
+	t.Logf("claude mcp list:\n%sclaude -p: %q; the API saw %d main and %d side requests", list, res.Result, rep.Main.Requests, rep.Side.Requests)
 	if !rep.Finished || rep.Main.Requests == 0 || !strings.Contains(log, "/v1/messages") {
 		t.Errorf("the session did not go through winnow proxy to the API: API %+v; proxy log:\n%s", rep, log)
 	}
@@ -104,6 +105,7 @@ func TestSetupCodexForReal(t *testing.T) {
 		"-m", codex.DefaultModel, "-C", work, codex.Prompt)
 	rep := api.Report()
 	_, log := proxy.stop(t)
+	t.Logf("codex mcp list: %+v; the API saw %d requests, finished %v", servers, rep.Requests, rep.Finished)
 	if !rep.Finished || len(rep.Invalid) > 0 || !strings.Contains(log, "/v1/responses") {
 		t.Errorf("the session did not go through winnow proxy to the API: API %+v; proxy log:\n%s", rep, log)
 	}
@@ -158,4 +160,38 @@ func runClient(t *testing.T, bin, dir string, env []string, args ...string) stri
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// TestSetupProjectScopeForReal: with --scope project, Claude Code finds winnow in the
+// project's .mcp.json (pending the approval it asks for), and Codex in the project's
+// .codex/config.toml once the user trusts the project.
+func TestSetupProjectScopeForReal(t *testing.T) {
+	claudeBin, codexBin := agentBin(t, "claude"), agentBin(t, "codex")
+	wcmd := winnowExecutable(t)
+	home, work := t.TempDir(), t.TempDir()
+	t.Setenv("CODEX_HOME", "")
+	for _, client := range []string{"claude-code", "codex"} {
+		code, out, errOut := run(t, "setup", client, "--scope", "project", "--repo", work, "--no-proxy", "--write", "--home", home, "--command", wcmd)
+		if code != 0 {
+			t.Fatalf("setup %s: exit %d\n%s%s", client, code, out, errOut)
+		}
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
+	fromClaude := runClient(t, claudeBin, work, env, "mcp", "get", "winnow")
+	if !strings.Contains(fromClaude, "Scope: Project config") || !strings.Contains(fromClaude, "Command: "+wcmd) {
+		t.Errorf("claude mcp get winnow, in the project:\n%s", fromClaude)
+	}
+	// The user's trust, as Codex records it when asked.
+	trust := fmt.Sprintf("[projects.%q]\ntrust_level = \"trusted\"\n", work)
+	if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte(trust), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromCodex := runClient(t, codexBin, work, env, "mcp", "get", "winnow")
+	if !strings.Contains(fromCodex, "command: "+wcmd) || !strings.Contains(fromCodex, "args: mcp") {
+		t.Errorf("codex mcp get winnow, in the trusted project:\n%s", fromCodex)
+	}
+	t.Logf("claude mcp get winnow:\n%s\ncodex mcp get winnow:\n%s", fromClaude, fromCodex)
 }

@@ -12,7 +12,7 @@ import (
 //     project's .mcp.json, which is shared (Claude Code asks before starting them);
 //   - the environment of every session from the "env" of ~/.claude/settings.json
 //     ($CLAUDE_CONFIG_DIR/settings.json), or of a project's .claude/settings.local.json,
-//     which is personal (Claude Code keeps it out of git). ANTHROPIC_BASE_URL there
+//     which is meant to stay personal, out of git. ANTHROPIC_BASE_URL there
 //     sends its API requests to winnow's proxy, as the proxy's TestClaudeCode does.
 //
 // The proxy is a process on this machine, so it never goes into a project's shared
@@ -63,6 +63,9 @@ func planClaude(p *Plan, o Options) error {
 		c, _ := p.change(settingsFile)
 		c.Sets = append(c.Sets, "env.ANTHROPIC_BASE_URL")
 		c.Snippet = jsonSnippet(jsonOrdered{{"env", jsonOrdered{{"ANTHROPIC_BASE_URL", o.ProxyURL}}}})
+		if o.Scope == ScopeProject {
+			p.Notes = append(p.Notes, fmt.Sprintf("%s is personal (the proxy runs on your machine): keep it out of git, in .gitignore if git does not ignore it yet.", settingsFile))
+		}
 		p.Notes = append(p.Notes, fmt.Sprintf("Claude Code sends its API requests to winnow's proxy at %s: start 'winnow proxy' and keep it running while you use Claude Code, which cannot reach the API without it.", o.ProxyURL))
 	}
 	return nil
