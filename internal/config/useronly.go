@@ -236,7 +236,8 @@ func userOnlyWarnings(doc, file, userFile string, md toml.MetaData, dropped []dr
 
 // settingOf returns the user-only setting k is to be warned about as, or nil: k is a
 // dropped key that is not a table, or a dropped table written as a value (not a table,
-// isTable), or a key of a dropped table that no other listed key inside that table encloses.
+// isTable), or a key inside a dropped setting that no other listed key inside it encloses
+// (the decoder lists no implicit table of a dotted key).
 func settingOf(k toml.Key, dropped []droppedKey, listed map[string]bool, isTable bool) *userSetting {
 	for _, d := range dropped {
 		if !hasKeyPrefix(k, d.key) {
@@ -248,10 +249,14 @@ func settingOf(k toml.Key, dropped []droppedKey, listed map[string]bool, isTable
 			}
 			return nil // [store]: its keys are the settings
 		}
-		if !d.setting.table {
-			return nil // inside an [[upstream]] entry or a dropped value
+		// Inside the setting: warn at the outermost key the document lists. An [[upstream]]
+		// entry is listed itself, its keys are not warned about again; a dotted key through a
+		// dropped value (cache_dir.x = 1) lists only itself, and is.
+		from := len(d.key)
+		if d.setting.table {
+			from++ // [store] is listed but not warned about: its keys are the settings
 		}
-		for i := len(d.key) + 1; i < len(k); i++ {
+		for i := from; i < len(k); i++ {
 			if listed[k[:i].String()] {
 				return nil
 			}
