@@ -17,10 +17,18 @@
 #                                                    (or `git clone --bare`)
 # <out-dir>     receives one directory per (repo, base commit):
 #                 <out-dir>/<owner>__<name>@<base_commit>/
-#               holding the commit's tree and nothing else but a marker file,
-#               .prepared, written last. A directory without the marker is
-#               an interrupted run's and is written again; one with it is
-#               skipped. Instances that share a (repo, commit) share a tree.
+#               holding the commit's tree, its git history and nothing else
+#               but a marker file, .prepared, written last. A directory
+#               without the marker is an interrupted run's and is written
+#               again; one with it is skipped. Instances that share a
+#               (repo, commit) share a tree.
+#
+# Each tree is a git work tree at its base commit: .git borrows the
+# clone's objects (alternates: nothing is copied) and has a detached HEAD
+# at the commit and no ref, so `git log` walks the commit's ancestry and
+# nothing else. No later commit, the fix least of all, is reachable.
+# Its git index lists the commit's files; the files themselves are
+# written from the blobs, so `git status` may call some modified.
 #
 # A clone may lack blobs (fetch-style mirrors leave out their largest
 # files): a missing non-Python file is left out of the tree with a warning
@@ -96,6 +104,21 @@ missing_blobs() {
 }
 export -f missing_blobs
 
+# git_history makes target a git work tree whose HEAD is commit,
+# detached, with the clone's objects borrowed through alternates (nothing
+# is copied, the clone is not written) and no ref at all: git log sees
+# commit's ancestry and nothing after it, so the history cannot hold the
+# fix. The git index lists commit's files, as a checkout's would.
+git_history() {
+	local git=$1 commit=$2 target=$3
+	git init -q --template= "$target" &&
+		mkdir -p "$target/.git/objects/info" &&
+		printf '%s\n' "$git/objects" >"$target/.git/objects/info/alternates" &&
+		git -C "$target" update-ref --no-deref HEAD "$commit" &&
+		git -C "$target" read-tree "$commit"
+}
+export -f git_history
+
 # prepare_one writes the tree of one (repo, commit) into out.
 prepare_one() {
 	local i=$1 total=$2 git=$3 repo=$4 commit=$5 out=$6
@@ -122,6 +145,10 @@ prepare_one() {
 	if ! GIT_INDEX_FILE=$empty/index git --git-dir="$git" --work-tree="$empty" \
 		archive --worktree-attributes --format=tar "$commit" -- . "${exclude[@]}" | tar -x -C "$target"; then
 		echo "prepare: [$i/$total] $target: git archive of $repo $commit failed" >&2
+		return 255 # stops xargs
+	fi
+	if ! git_history "$git" "$commit" "$target"; then
+		echo "prepare: [$i/$total] $target: cannot give it the history of $repo before $commit" >&2
 		return 255 # stops xargs
 	fi
 	{

@@ -1,0 +1,237 @@
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// errNoRepo means the tree is not inside a git work tree, or its HEAD
+// has no commit yet: there is no history to read, which is not an error.
+var errNoRepo = errors.New("no git history")
+
+// git runs the git binary in one tree.
+type git struct {
+	bin  string
+	root string
+}
+
+// run runs git with args and returns its standard output. A failure
+// carries git's own message.
+func (g *git) run(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := g.command(ctx, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, gitError(args, err, stderr.Bytes())
+	}
+	return out, nil
+}
+
+func (g *git) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, g.bin, append([]string{"-C", g.root}, args...)...)
+	// The tree's own repository, whatever the caller's environment says;
+	// no lock files left behind by a reader.
+	env := []string{"GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"}
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "GIT_DIR" && k != "GIT_WORK_TREE" && k != "GIT_INDEX_FILE" && k != "LC_ALL" {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	return cmd
+}
+
+func gitError(args []string, err error, stderr []byte) error {
+	msg := strings.TrimSpace(string(bytes.ToValidUTF8(stderr, []byte("?"))))
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg != "" {
+		return fmt.Errorf("git %s: %w: %s", args[0], err, msg)
+	}
+	return fmt.Errorf("git %s: %w", args[0], err)
+}
+
+// repo describes where the tree sits in its repository.
+type repo struct {
+	head   string // HEAD's commit, hex
+	prefix string // the tree's path inside the repository, "" or ending in "/"
+}
+
+// open finds the repository of the tree and its HEAD. A tree outside
+// any repository, or one whose HEAD has no commit yet, is errNoRepo; a
+// repository git cannot read is an error.
+func (g *git) open(ctx context.Context) (repo, error) {
+	out, err := g.run(ctx, "rev-parse", "--show-prefix")
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && strings.Contains(err.Error(), "not a git repository") {
+			return repo{}, errNoRepo
+		}
+		return repo{}, err
+	}
+	r := repo{prefix: strings.TrimSpace(string(out))}
+	cmd := g.command(ctx, "rev-parse", "-q", "--verify", "HEAD")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err = cmd.Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == 1 && stderr.Len() == 0 {
+			return repo{}, errNoRepo // an unborn branch: no commit yet
+		}
+		return repo{}, gitError([]string{"rev-parse"}, err, stderr.Bytes())
+	}
+	r.head = strings.TrimSpace(string(out))
+	// HEAD names a commit git can read, or the history is damaged.
+	if _, err := g.run(ctx, "cat-file", "-e", r.head+"^{commit}"); err != nil {
+		return repo{}, fmt.Errorf("HEAD %s is not a commit git can read: %w", r.head, err)
+	}
+	return r, nil
+}
+
+// isAncestor reports whether commit a is an ancestor of b (or b).
+func (g *git) isAncestor(ctx context.Context, a, b string) bool {
+	return g.command(ctx, "merge-base", "--is-ancestor", a, b).Run() == nil
+}
+
+// A commit as git log reports it: its message and the paths it changed,
+// relative to the tree. renames maps an old path to the new one for the
+// files it renamed.
+type commit struct {
+	hash    []byte
+	time    int64
+	message string
+	paths   []string
+	renames map[string]string
+}
+
+// recordStart opens every commit of the log, so that a commit is found
+// again after a message or a path list of any shape.
+const recordStart = "\x1e\x1fwinnow-commit "
+
+// log reads the commits of HEAD's ancestry, newest first, stopping at
+// (and leaving out) the commits reachable from since, or after max
+// commits. Only HEAD is walked, never other refs: history that HEAD
+// cannot reach is not the tree's past. A merge lists what it changed
+// against its first parent, which for a pull request is the whole
+// change; its side branch's commits are walked too.
+func (g *git) log(ctx context.Context, r repo, since string, max int, each func(*commit) error) error {
+	args := []string{"log", "-z", "--name-status", "--diff-merges=first-parent", "-M",
+		"--relative", "--no-color", "--no-ext-diff", "--no-textconv",
+		"-n", strconv.Itoa(max), "--format=" + "%x1e%x1fwinnow-commit %H %ct%n%B%x00", r.head}
+	if since != "" {
+		args = append(args, "^"+since)
+	}
+	if r.prefix != "" {
+		args = append(args, "--", ".") // a subdirectory's own history
+	}
+	cmd := g.command(ctx, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("git log: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git log: %w", err)
+	}
+	perr := parseLog(out, each)
+	if perr != nil {
+		io.Copy(io.Discard, out)
+	}
+	werr := cmd.Wait()
+	if perr != nil {
+		return perr
+	}
+	if werr != nil {
+		return gitError(args, werr, stderr.Bytes())
+	}
+	return nil
+}
+
+// parseLog reads the output of log's format: for each commit the
+// record start, "hash time\n", the message and a NUL, then the
+// name-status entries, each a status and one path (two for renames and
+// copies), NUL-terminated.
+func parseLog(r io.Reader, each func(*commit) error) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var c *commit
+	flush := func() error {
+		if c == nil {
+			return nil
+		}
+		err := each(c)
+		c = nil
+		return err
+	}
+	for {
+		field, err := br.ReadString(0)
+		if err == io.EOF && field == "" {
+			return flush()
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("read git log: %w", err)
+		}
+		field = strings.TrimSuffix(field, "\x00")
+		field = strings.TrimPrefix(field, "\n") // between a message and its paths
+		if rest, ok := strings.CutPrefix(field, recordStart); ok {
+			if err := flush(); err != nil {
+				return err
+			}
+			if c, err = parseHeader(rest); err != nil {
+				return err
+			}
+			continue
+		}
+		if c == nil || field == "" {
+			continue
+		}
+		status := field
+		path, perr := br.ReadString(0)
+		if perr != nil {
+			return fmt.Errorf("read git log: a change without a path after %q", status)
+		}
+		path = strings.TrimSuffix(path, "\x00")
+		if status[0] == 'R' || status[0] == 'C' {
+			to, perr := br.ReadString(0)
+			if perr != nil {
+				return fmt.Errorf("read git log: a rename without its new path after %q", path)
+			}
+			to = strings.TrimSuffix(to, "\x00")
+			if status[0] == 'R' {
+				if c.renames == nil {
+					c.renames = make(map[string]string)
+				}
+				c.renames[path] = to
+			}
+			path = to
+		}
+		c.paths = append(c.paths, path)
+	}
+}
+
+// parseHeader reads "hash time\nmessage".
+func parseHeader(s string) (*commit, error) {
+	line, msg, _ := strings.Cut(s, "\n")
+	h, t, ok := strings.Cut(line, " ")
+	hash, err := hex.DecodeString(h)
+	if !ok || err != nil {
+		return nil, fmt.Errorf("read git log: bad commit line %q", line)
+	}
+	sec, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("read git log: bad commit time in %q", line)
+	}
+	return &commit{hash: hash, time: sec, message: msg}, nil
+}
