@@ -36,7 +36,7 @@ func planClaude(p *Plan, o Options) error {
 		settingsFile = filepath.Join(o.Project, ".claude", "settings.local.json")
 	}
 	if o.MCP {
-		if err := editJSONFile(p, mcpFile, func(d *jsonDoc) error { return setClaudeServer(d, o.Command) }); err != nil {
+		if err := editFile(p, mcpFile, parseJSON, func(d *jsonDoc) error { return setClaudeServer(d, o.Command) }); err != nil {
 			return err
 		}
 		c, _ := p.change(mcpFile)
@@ -48,7 +48,7 @@ func planClaude(p *Plan, o Options) error {
 		}
 	}
 	if o.Proxy {
-		err := editJSONFile(p, settingsFile, func(d *jsonDoc) error {
+		err := editFile(p, settingsFile, parseJSON, func(d *jsonDoc) error {
 			if cur, ok := d.get("env", "ANTHROPIC_BASE_URL"); ok && cur != o.ProxyURL {
 				return fmt.Errorf("env.ANTHROPIC_BASE_URL is already %s, which winnow setup does not replace: "+
 					"to put winnow's proxy in front of it, set [proxy] anthropic_upstream to it in winnow's user configuration and remove it from this file; "+
@@ -87,23 +87,6 @@ func setClaudeServer(d *jsonDoc, command string) error {
 	}
 	_, err := d.set(path, claudeServer(command))
 	return err
-}
-
-// editJSONFile applies edit to the text path will have in the plan.
-func editJSONFile(p *Plan, path string, edit func(*jsonDoc) error) error {
-	c, err := p.change(path)
-	if err != nil {
-		return err
-	}
-	d, err := parseJSON(c.New)
-	if err == nil {
-		err = edit(d)
-	}
-	if err != nil {
-		return cannotEdit(path, err)
-	}
-	c.New = d.text
-	return nil
 }
 
 // cannotEdit is the error for a file winnow setup will not write.

@@ -39,7 +39,7 @@ func planCodex(p *Plan, o Options) error {
 			path = filepath.Join(o.Project, ".codex", "config.toml")
 		}
 		server := []tomlPair{{"command", o.Command}, {"args", []string{"mcp"}}}
-		err := editTOMLFile(p, path, func(d *tomlDoc) error {
+		err := editFile(p, path, parseTOML, func(d *tomlDoc) error {
 			return ensureTable(d, []string{"mcp_servers", "winnow"}, server, codexHTTPKeys)
 		})
 		if err != nil {
@@ -60,7 +60,7 @@ func planCodex(p *Plan, o Options) error {
 			{"wire_api", "responses"},
 			{"env_key", "OPENAI_API_KEY"},
 		}
-		err := editTOMLFile(p, userFile, func(d *tomlDoc) error {
+		err := editFile(p, userFile, parseTOML, func(d *tomlDoc) error {
 			if cur, ok := d.get("model_provider"); ok && cur != codexProvider && cur != "openai" {
 				return fmt.Errorf("model_provider is already %q, which winnow setup does not replace (only \"openai\"): "+
 					"to put winnow's proxy in front of that provider, set [proxy] openai_upstream to its server in winnow's user configuration and model_provider = %q here; "+
@@ -121,23 +121,6 @@ func ensureTable(d *tomlDoc, table []string, pairs []tomlPair, drop []string) er
 			return err
 		}
 	}
-	return nil
-}
-
-// editTOMLFile applies edit to the text path will have in the plan.
-func editTOMLFile(p *Plan, path string, edit func(*tomlDoc) error) error {
-	c, err := p.change(path)
-	if err != nil {
-		return err
-	}
-	d, err := parseTOML(c.New)
-	if err == nil {
-		err = edit(d)
-	}
-	if err != nil {
-		return cannotEdit(path, err)
-	}
-	c.New = d.text
 	return nil
 }
 

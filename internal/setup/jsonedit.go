@@ -18,6 +18,8 @@ type jsonDoc struct {
 	unit string // one level of indentation: the top-level members', or two spaces
 }
 
+func (d *jsonDoc) bytes() []byte { return d.text }
+
 // A jsonObject is one object of the text: its braces and its members in order.
 type jsonObject struct {
 	open, close int

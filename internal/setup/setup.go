@@ -146,6 +146,27 @@ func (p *Plan) Changed() bool {
 	return false
 }
 
+// A textDoc is the text of a configuration file being edited in place.
+type textDoc interface{ bytes() []byte }
+
+// editFile applies edit to the text path will have in the plan, as parse reads it. A file
+// that does not parse, or that edit refuses, is not changed.
+func editFile[D textDoc](p *Plan, path string, parse func([]byte) (D, error), edit func(D) error) error {
+	c, err := p.change(path)
+	if err != nil {
+		return err
+	}
+	d, err := parse(c.New)
+	if err == nil {
+		err = edit(d)
+	}
+	if err != nil {
+		return cannotEdit(path, err)
+	}
+	c.New = d.bytes()
+	return nil
+}
+
 // change returns the plan's change of path, reading the file the first time.
 func (p *Plan) change(path string) (*Change, error) {
 	for _, c := range p.Changes {

@@ -21,6 +21,8 @@ type tomlDoc struct {
 	values map[string]any
 }
 
+func (d *tomlDoc) bytes() []byte { return d.text }
+
 // A tomlStmt is one statement of the text: a table header or a key/value pair.
 type tomlStmt struct {
 	header     bool
