@@ -15,7 +15,7 @@ Update runs the git binary in the indexed tree: only HEAD's ancestry,
 newest first (never other refs: history HEAD cannot reach is not the
 tree's past, and for a benchmark it would hold the fix), up to
 Options.MaxCommits commits, with the paths each commit changed
-(git log -z --name-status -M --diff-merges=first-parent --relative).
+(git log -z --name-status -M --diff-merges=first-parent).
 A merge lists what it changed against its first parent, so a pull
 request's merge carries the whole change under the title of the pull
 request, and its branch's commits are read too. Renames are followed:
@@ -27,10 +27,11 @@ keeps its message but not its files. Messages lose their trailers
 8 KiB; their words become terms with package terms, exactly as code
 and queries do.
 
-A tree inside a subdirectory of a repository gets the history of that
-subdirectory, with paths relative to it. A tree outside any
-repository, a repository without commits, or a machine without git has
-no history: Update removes the file and says why, without an error.
+Only a tree that is the top level of its work tree has history: a
+tree inside another repository (a test fixture, a vendored copy, one
+package of a monorepo) would otherwise get history that is not its
+own. Such a tree, a tree outside any repository, a repository without
+commits, or a machine without git has no history: Update removes the file and says why, without an error.
 A shallow clone has the history it has. A repository git cannot read
 is an error that leaves the file as it was.
 

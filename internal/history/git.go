@@ -62,25 +62,30 @@ func gitError(args []string, err error, stderr []byte) error {
 	return fmt.Errorf("git %s: %w", args[0], err)
 }
 
-// repo describes where the tree sits in its repository.
+// repo is the repository of a tree.
 type repo struct {
-	head   string // HEAD's commit, hex
-	prefix string // the tree's path inside the repository, "" or ending in "/"
+	head string // HEAD's commit, hex
 }
 
-// open finds the repository of the tree and its HEAD. A tree outside
-// any repository, or one whose HEAD has no commit yet, is errNoRepo; a
-// repository git cannot read is an error.
+// open finds the repository of the tree and its HEAD. A tree that is
+// not the top level of a work tree, or whose HEAD has no commit yet, is
+// errNoRepo; a repository git cannot read is an error.
 func (g *git) open(ctx context.Context) (repo, error) {
 	out, err := g.run(ctx, "rev-parse", "--show-prefix")
 	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && strings.Contains(err.Error(), "not a git repository") {
-			return repo{}, errNoRepo
+			return repo{}, fmt.Errorf("%w: not in a git work tree", errNoRepo)
 		}
 		return repo{}, err
 	}
-	r := repo{prefix: strings.TrimSpace(string(out))}
+	if prefix := strings.TrimSpace(string(out)); prefix != "" {
+		// A tree inside another repository (a fixture, a vendored copy,
+		// one package of a monorepo) would get history that is not its
+		// own.
+		return repo{}, fmt.Errorf("%w: the tree is %s inside its repository, not its top level", errNoRepo, prefix)
+	}
+	var r repo
 	cmd := g.command(ctx, "rev-parse", "-q", "--verify", "HEAD")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -88,7 +93,7 @@ func (g *git) open(ctx context.Context) (repo, error) {
 	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && exit.ExitCode() == 1 && stderr.Len() == 0 {
-			return repo{}, errNoRepo // an unborn branch: no commit yet
+			return repo{}, fmt.Errorf("%w: HEAD has no commit yet", errNoRepo)
 		}
 		return repo{}, gitError([]string{"rev-parse"}, err, stderr.Bytes())
 	}
@@ -128,13 +133,10 @@ const recordStart = "\x1e\x1fwinnow-commit "
 // change; its side branch's commits are walked too.
 func (g *git) log(ctx context.Context, r repo, since string, max int, each func(*commit) error) error {
 	args := []string{"log", "-z", "--name-status", "--diff-merges=first-parent", "-M",
-		"--relative", "--no-color", "--no-ext-diff", "--no-textconv",
+		"--no-color", "--no-ext-diff", "--no-textconv",
 		"-n", strconv.Itoa(max), "--format=" + "%x1e%x1fwinnow-commit %H %ct%n%B%x00", r.head}
 	if since != "" {
 		args = append(args, "^"+since)
-	}
-	if r.prefix != "" {
-		args = append(args, "--", ".") // a subdirectory's own history
 	}
 	cmd := g.command(ctx, args...)
 	var stderr bytes.Buffer

@@ -76,7 +76,8 @@ type Stats struct {
 // the new commits; when it moved anywhere else (a checkout of an older
 // commit, a rebase), or the file is missing, damaged or of another
 // version, it reads the newest commits again. Without history to read
-// (root outside any repository, no commit yet, no git binary) it removes
+// (root not the top level of a git work tree, no commit yet, no git
+// binary) it removes
 // the file and returns Stats with the Reason and no error: the signal is
 // simply absent. A repository git cannot read is an error, and the file
 // is left as it was.
@@ -95,7 +96,7 @@ func Update(ctx context.Context, root, file string, opts *Options) (*Stats, erro
 	}
 	r, err := g.open(ctx)
 	if errors.Is(err, errNoRepo) {
-		return none("not in a git repository with commits")
+		return none(err.Error())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read git history of %s: %w (repair the repository, or remove its .git to index without history)", root, err)
@@ -300,6 +301,10 @@ const (
 	bm25B  = 0.5
 )
 
+// MaxQueryTerms bounds the query terms Search scores, strongest (weight
+// times IDF) first.
+const MaxQueryTerms = 48
+
 // Search scores the commit messages by BM25 of the weighted query terms
 // and returns the best k, best first. Ties go to the newer commit.
 func (h *History) Search(query map[string]float64, k int) []Hit {
@@ -307,14 +312,23 @@ func (h *History) Search(query map[string]float64, k int) []Hit {
 		return nil
 	}
 	n := float64(len(h.commits))
-	scores := make(map[int]float64)
+	type qt struct {
+		term   string
+		w, idf float64
+	}
+	var qts []qt
 	for t, w := range query {
-		df := h.docFreq(t)
-		if df == 0 {
-			continue
+		if df := h.docFreq(t); df > 0 && w > 0 {
+			qts = append(qts, qt{t, w, math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))})
 		}
-		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
-		h.postings(t, func(ci, cnt int) {
+	}
+	// The strongest terms only: a long issue has hundreds, and the
+	// common ones would touch every commit.
+	slices.SortFunc(qts, func(a, b qt) int { return cmp.Or(cmp.Compare(b.w*b.idf, a.w*a.idf), strings.Compare(a.term, b.term)) })
+	scores := make(map[int]float64)
+	for _, q := range qts[:min(len(qts), MaxQueryTerms)] {
+		w, idf := q.w, q.idf
+		h.postings(q.term, func(ci, cnt int) {
 			tf := float64(cnt)
 			norm := bm25K1 * (1 - bm25B + bm25B*float64(h.commits[ci].nterm)/max(h.avgLen, 1))
 			scores[ci] += w * idf * tf * (bm25K1 + 1) / (tf + norm)

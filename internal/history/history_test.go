@@ -312,16 +312,12 @@ func TestOddCommits(t *testing.T) {
 	}
 }
 
-func TestSubdirectory(t *testing.T) {
+func TestSubdirectoryHasNoHistory(t *testing.T) {
 	r := newRepo(t)
-	r.commit("Fix the client retry loop", map[string]string{"client/retry.py": "a", "server/retry.py": "b"})
-	r.commit("Server only: fix the retry budget", map[string]string{"server/budget.py": "c"})
+	r.commit("Fix the client retry loop", map[string]string{"client/retry.py": "a"})
 	file := filepath.Join(t.TempDir(), FileName)
 	st := update(t, filepath.Join(r.dir, "client"), file, nil)
-	if st.Commits != 1 {
-		t.Errorf("%d commits, want the one that touched client/", st.Commits)
-	}
-	if _, files := top(open(t, file), "retry", 1); !slices.Equal(files, []string{"retry.py"}) {
-		t.Errorf("files %v, want paths relative to the subdirectory", files)
+	if st.Commits != 0 || !strings.Contains(st.Reason, "client/ inside its repository") {
+		t.Errorf("stats %+v, want no history: the repository's history is not the subdirectory's", st)
 	}
 }

@@ -245,7 +245,8 @@ func initDB(ctx context.Context, db *sql.DB) error {
 		return nil
 	}
 	stmts := schema + createIndexes() + fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d;", applicationID, schemaVersion) +
-		fmt.Sprintf("INSERT INTO meta(key, value) VALUES ('extractor', '%d');", lang.Version)
+		fmt.Sprintf("INSERT INTO meta(key, value) VALUES ('extractor', '%d');", lang.Version) +
+		"INSERT INTO meta(key, value) VALUES ('instance', lower(hex(randomblob(8))));" // corpusfile.go: Stamp
 	if _, err := tx.ExecContext(ctx, stmts); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}

@@ -80,6 +80,7 @@ func (ix *Index) update(ctx context.Context, only []string, progress Progress) (
 		return nil, fmt.Errorf("update index: %w", err)
 	}
 	defer lock.unlock()
+	defer ix.updateHistory(ctx) // after the files, under the lock
 	// A rebuild that crashed left its file behind; none runs now that we
 	// hold the lock.
 	if err := removeDB(ix.file() + newSuffix); err != nil {

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"cmp"
 	"context"
+	"maps"
 	"math"
 	"path"
 	"regexp"
@@ -13,33 +14,116 @@ import (
 	"github.com/winnowhq/winnow/internal/symbol"
 )
 
-// A posting is one document's weighted frequency of a term.
+// A posting is one document's count of a term in one field. A
+// document's postings of a term are adjacent, fields ascending.
 type posting struct {
 	doc int32
-	tf  float32
+	fc  uint32 // count<<3 | field
 }
 
-// bm25 is an inverted index with BM25 statistics.
+func (p posting) field() index.Field { return index.Field(p.fc & 7) }
+func (p posting) count() uint32      { return p.fc >> 3 }
+
+func makePosting(doc int32, f index.Field, count uint32) posting {
+	return posting{doc: doc, fc: min(count, 1<<29-1)<<3 | uint32(f)}
+}
+
+// bm25 is an inverted index with BM25F statistics. It stores raw field
+// counts, so that it does not depend on Params: the field weights are
+// applied as postings are scored, and the weighted document lengths are
+// computed once, when the corpus is opened (weigh).
 type bm25 struct {
-	postings map[string][]posting
-	length   []float32
-	avg      float32
-	k1, b    float64
+	terms    []string  // term i
+	slots    []uint32  // open-addressing table of term index + 1 (0: empty); a power of 2 long
+	start    []uint32  // the postings of term i are entries[start[i]:start[i+1]]
+	df       []uint32  // documents holding term i
+	entries  []posting // by term, then by document
+	fieldLen []float32 // per document, index.NumFields raw field lengths
+
+	// From Params, set by weigh.
+	w      [index.NumFields]float32
+	length []float32
+	avg    float32
+	k1, b  float64
+}
+
+// lookup returns the index of term.
+func (b *bm25) lookup(term string) (int, bool) {
+	if len(b.slots) == 0 {
+		return 0, false
+	}
+	mask := uint32(len(b.slots) - 1)
+	for i := termHash(term) & mask; ; i = (i + 1) & mask {
+		s := b.slots[i]
+		if s == 0 {
+			return 0, false
+		}
+		if b.terms[s-1] == term {
+			return int(s - 1), true
+		}
+	}
+}
+
+// has reports whether any document holds term.
+func (b *bm25) has(term string) bool {
+	_, ok := b.lookup(term)
+	return ok
+}
+
+// termHash is FNV-1a: stable across processes, as the table on disk needs.
+func termHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// weigh applies the field weights and BM25 parameters of par.
+func (b *bm25) weigh(fields [index.NumFields]float64, k1, bb float64) {
+	for f, w := range fields {
+		b.w[f] = float32(w)
+	}
+	b.k1, b.b = k1, bb
+	n := len(b.fieldLen) / int(index.NumFields)
+	b.length = make([]float32, n)
+	for d := range b.length {
+		var l float32
+		for f, x := range b.fieldLen[d*int(index.NumFields) : (d+1)*int(index.NumFields)] {
+			l += b.w[f] * x
+		}
+		b.length[d] = l
+	}
+	b.avg = mean(b.length)
 }
 
 func (b *bm25) idf(term string) float64 {
 	n := float64(len(b.length))
-	df := float64(len(b.postings[term]))
+	df := 0.0
+	if t, ok := b.lookup(term); ok {
+		df = float64(b.df[t])
+	}
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
 // score adds the BM25 contribution of term, weighted by qw, to scores.
 func (b *bm25) score(term string, qw float64, scores []float64) {
+	t, ok := b.lookup(term)
+	if !ok {
+		return
+	}
 	idf := b.idf(term)
-	for _, p := range b.postings[term] {
-		tf := float64(p.tf)
-		norm := b.k1 * (1 - b.b + b.b*float64(b.length[p.doc])/float64(b.avg))
-		scores[p.doc] += qw * idf * tf * (b.k1 + 1) / (tf + norm)
+	es := b.entries[b.start[t]:b.start[t+1]]
+	for i := 0; i < len(es); {
+		doc := es[i].doc
+		var w float32
+		for ; i < len(es) && es[i].doc == doc; i++ {
+			w += b.w[es[i].field()] * float32(es[i].count())
+		}
+		tf := float64(w)
+		norm := b.k1 * (1 - b.b + b.b*float64(b.length[doc])/float64(b.avg))
+		scores[doc] += qw * idf * tf * (b.k1 + 1) / (tf + norm)
 	}
 }
 
@@ -59,15 +143,39 @@ type defEntry struct {
 	file int32
 }
 
+// A groups maps keys to lists of indexes, flat: the list of keys[i] is
+// items[start[i]:start[i+1]].
+type groups struct {
+	keys  []string
+	start []uint32
+	items []int32
+}
+
 // corpus is the in-memory view of an index that ranking needs: every
 // definition, every file, and lexical indexes over both. It is built
-// once per index generation.
+// once per index generation, from the corpus file when there is a valid
+// one (corpusfile.go), else from the index, and then saved to the file.
+//
+// Adding a field: if it is derived from the index, build it in
+// loadCorpus and persist it in encodeCorpus and decodeCorpus (same
+// position in both) and bump corpusLayout; if it is cheap to derive
+// from the persisted fields (a map over defs, say), derive it in
+// finish, which runs whichever way the corpus was made. A field that
+// depends on Params is derived in finish, never persisted: the file is
+// shared by every Params.
 type corpus struct {
-	gen   string
-	par   Params // the field weights and BM25 parameters it was built with
+	gen   string // the index stamp it was built at (index.Stamp)
+	par   Params // the field weights and BM25 parameters it is weighed with
 	files []fileEntry
 	defs  []defEntry
 
+	names groups // lower-case name → definitions
+	norm  groups // normName of a name → definitions
+
+	defText  bm25 // one document per definition
+	fileText bm25 // one document per file
+
+	// Derived in finish.
 	fileByID map[int64]int32
 	defByID  map[int64]int32
 	byName   map[string][]int32 // lower-case name → definitions
@@ -75,110 +183,246 @@ type corpus struct {
 	byModule map[string][]int32 // dotted module path and its suffixes → files ("core.basic" → sympy/core/basic.py)
 	byNorm   map[string][]int32 // normName of a name → definitions
 	norms    [256][]string      // the distinct normNames, by first byte, for near matches
-
-	defText  bm25 // one document per definition
-	fileText bm25 // one document per file
 }
 
-// loadCorpus reads the index as one snapshot, so that an update landing
-// meanwhile cannot mix two states.
+// loadCorpus builds the corpus from the index, as one snapshot, so
+// that an update landing meanwhile cannot mix two states.
 func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, error) {
 	snap, err := ix.Snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer snap.Close()
-	gen, err := snap.Generation(ctx)
+	gen, err := snap.Stamp(ctx)
 	if err != nil {
 		return nil, err
 	}
-	c := &corpus{
-		gen:      gen,
-		par:      par,
-		fileByID: make(map[int64]int32),
-		defByID:  make(map[int64]int32),
-		byName:   make(map[string][]int32),
-		byPath:   make(map[string]int32),
-		byModule: make(map[string][]int32),
-		byNorm:   make(map[string][]int32),
-		defText:  bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
-		fileText: bm25{postings: make(map[string][]posting), k1: par.K1, b: par.B},
-	}
+	c := &corpus{gen: gen}
+	defByID := make(map[int64]int32)
 	err = snap.ForEachBrief(ctx, func(b *index.Brief) error {
-		c.defByID[b.ID] = int32(len(c.defs))
+		defByID[b.ID] = int32(len(c.defs))
 		c.defs = append(c.defs, defEntry{Brief: *b, file: -1})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	c.defText.length = make([]float32, len(c.defs))
+	defs := newTextBuilder(len(c.defs))
+	files := newTextBuilder(0)
+	var acc fileAccumulator
 	err = snap.ForEachFileDocs(ctx, func(fd *index.FileDocs) error {
 		fi := int32(len(c.files))
-		f := fileEntry{id: fd.FileID, path: fd.Path, lang: fd.Language, test: isTestPath(fd.Path), aux: isAuxPath(fd.Path)}
-		fileTF := make(map[string]float32)
-		var fileLen float32
-		addFile := func(ps []index.Posting) {
-			for _, p := range ps {
-				w := float32(c.par.FileFields[p.Field]) * float32(p.Count)
-				fileTF[p.Term] += w
-				fileLen += w
-			}
-		}
-		addFile(fd.File)
+		f := fileEntry{id: fd.FileID, path: fd.Path, lang: fd.Language}
+		acc.add(files, fd.File)
 		for i, id := range fd.Symbols {
-			di, ok := c.defByID[id]
+			di, ok := defByID[id]
 			if !ok {
 				continue // cannot happen within one snapshot; a damaged index loses the symbol, not the query
 			}
 			c.defs[di].file = fi
 			f.defs = append(f.defs, di)
-			c.addDef(di, fd.Docs[i])
-			addFile(fd.Docs[i])
+			defs.addDoc(di, fd.Docs[i])
+			acc.add(files, fd.Docs[i])
 		}
-		for term, tf := range fileTF {
-			c.fileText.postings[term] = append(c.fileText.postings[term], posting{doc: fi, tf: tf})
-		}
-		c.fileText.length = append(c.fileText.length, fileLen)
-		c.fileByID[fd.FileID] = fi
-		c.byPath[fd.Path] = fi
-		for _, mod := range moduleSuffixes(fd.Path) {
-			c.byModule[mod] = append(c.byModule[mod], fi)
-		}
+		acc.flush(files, fi)
 		c.files = append(c.files, f)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	c.defText = defs.build()
+	c.fileText = files.build()
+	names := make(map[string][]int32)
+	norms := make(map[string][]int32)
 	for i, d := range c.defs {
 		if d.file >= 0 {
 			name := strings.ToLower(d.Name)
-			c.byName[name] = append(c.byName[name], int32(i))
+			names[name] = append(names[name], int32(i))
 			norm := normName(d.Name)
-			if len(c.byNorm[norm]) == 0 && norm != "" {
-				c.norms[norm[0]] = append(c.norms[norm[0]], norm)
-			}
-			c.byNorm[norm] = append(c.byNorm[norm], int32(i))
+			norms[norm] = append(norms[norm], int32(i))
 		}
 	}
-	c.defText.avg = mean(c.defText.length)
-	c.fileText.avg = mean(c.fileText.length)
+	c.names, c.norm = flatGroups(names), flatGroups(norms)
+	c.finish(par)
 	return c, nil
 }
 
-func (c *corpus) addDef(di int32, ps []index.Posting) {
-	var length float32
-	tf := make(map[string]float32, len(ps))
+// finish derives what is not persisted: Params-weighted lengths, the
+// maps by id, path and module, and the test and aux marks.
+func (c *corpus) finish(par Params) {
+	c.par = par
+	c.defText.weigh(par.Fields, par.K1, par.B)
+	c.fileText.weigh(par.FileFields, par.K1, par.B)
+	c.fileByID = make(map[int64]int32, len(c.files))
+	c.byPath = make(map[string]int32, len(c.files))
+	c.byModule = make(map[string][]int32, 4*len(c.files))
+	for i := range c.files {
+		f := &c.files[i]
+		f.test, f.aux = isTestPath(f.path), isAuxPath(f.path)
+		c.fileByID[f.id] = int32(i)
+		c.byPath[f.path] = int32(i)
+		for _, mod := range moduleSuffixes(f.path) {
+			c.byModule[mod] = append(c.byModule[mod], int32(i))
+		}
+	}
+	c.defByID = make(map[int64]int32, len(c.defs))
+	for i := range c.defs {
+		c.defByID[c.defs[i].ID] = int32(i)
+	}
+	c.byName = c.names.toMap()
+	c.byNorm = c.norm.toMap()
+	c.norms = [256][]string{}
+	for _, n := range c.norm.keys {
+		if n != "" {
+			c.norms[n[0]] = append(c.norms[n[0]], n)
+		}
+	}
+}
+
+func (g *groups) toMap() map[string][]int32 {
+	m := make(map[string][]int32, len(g.keys))
+	for i, k := range g.keys {
+		m[k] = g.items[g.start[i]:g.start[i+1]:g.start[i+1]]
+	}
+	return m
+}
+
+// flatGroups lays m out flat, keys sorted.
+func flatGroups(m map[string][]int32) groups {
+	g := groups{keys: slices.Sorted(maps.Keys(m)), start: []uint32{0}}
+	for _, k := range g.keys {
+		g.items = append(g.items, m[k]...)
+		g.start = append(g.start, uint32(len(g.items)))
+	}
+	return g
+}
+
+// A textBuilder collects the postings of a bm25, document by document.
+type textBuilder struct {
+	ids      map[string]uint32
+	terms    []string
+	raw      []rawPosting
+	fieldLen []float32
+}
+
+type rawPosting struct {
+	term uint32
+	posting
+}
+
+func newTextBuilder(docs int) *textBuilder {
+	return &textBuilder{ids: make(map[string]uint32), fieldLen: make([]float32, docs*int(index.NumFields))}
+}
+
+func (t *textBuilder) id(term string) uint32 {
+	id, ok := t.ids[term]
+	if !ok {
+		id = uint32(len(t.terms))
+		t.ids[term] = id
+		t.terms = append(t.terms, term)
+	}
+	return id
+}
+
+// addDoc adds the postings of document doc, sorted by term and field
+// as index.FileDocs holds them.
+func (t *textBuilder) addDoc(doc int32, ps []index.Posting) {
 	for _, p := range ps {
-		w := float32(c.par.Fields[p.Field]) * float32(p.Count)
-		tf[p.Term] += w
-		length += w
+		t.add(t.id(p.Term), doc, p.Field, uint32(p.Count))
 	}
-	for term, v := range tf {
-		c.defText.postings[term] = append(c.defText.postings[term], posting{doc: di, tf: v})
+}
+
+func (t *textBuilder) add(term uint32, doc int32, f index.Field, count uint32) {
+	for len(t.fieldLen) < (int(doc)+1)*int(index.NumFields) {
+		t.fieldLen = append(t.fieldLen, 0)
 	}
-	c.defText.length[di] = length
+	t.fieldLen[int(doc)*int(index.NumFields)+int(f)] += float32(count)
+	t.raw = append(t.raw, rawPosting{term, makePosting(doc, f, count)})
+}
+
+// build groups the postings by term (a stable counting sort, so a
+// document's postings of a term stay together) and hashes the terms.
+func (t *textBuilder) build() bm25 {
+	b := bm25{terms: t.terms, start: make([]uint32, len(t.terms)+1), df: make([]uint32, len(t.terms)), fieldLen: t.fieldLen}
+	for _, r := range t.raw {
+		b.start[r.term+1]++
+	}
+	for i := range t.terms {
+		b.start[i+1] += b.start[i]
+	}
+	next := slices.Clone(b.start[:len(t.terms)])
+	b.entries = make([]posting, len(t.raw))
+	for _, r := range t.raw {
+		b.entries[next[r.term]] = r.posting
+		next[r.term]++
+	}
+	for i := range t.terms {
+		last := int32(-1)
+		for _, p := range b.entries[b.start[i]:b.start[i+1]] {
+			if p.doc != last {
+				b.df[i]++
+				last = p.doc
+			}
+		}
+	}
+	b.slots = hashTerms(b.terms)
+	return b
+}
+
+// hashTerms makes the open-addressing table of terms, at most half full.
+func hashTerms(terms []string) []uint32 {
+	n := 2
+	for n < 2*len(terms) {
+		n *= 2
+	}
+	slots := make([]uint32, n)
+	mask := uint32(n - 1)
+	for ti, term := range terms {
+		i := termHash(term) & mask
+		for slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = uint32(ti + 1)
+	}
+	return slots
+}
+
+// fileAccumulator sums a file's postings (its own code and all its
+// definitions) by term and field, for the file's document.
+type fileAccumulator struct {
+	counts  map[uint32]*[index.NumFields]uint32
+	touched []uint32
+}
+
+func (a *fileAccumulator) add(t *textBuilder, ps []index.Posting) {
+	if a.counts == nil {
+		a.counts = make(map[uint32]*[index.NumFields]uint32)
+	}
+	for _, p := range ps {
+		id := t.id(p.Term)
+		c := a.counts[id]
+		if c == nil {
+			c = new([index.NumFields]uint32)
+			a.counts[id] = c
+			a.touched = append(a.touched, id)
+		}
+		c[p.Field] += uint32(p.Count)
+	}
+}
+
+func (a *fileAccumulator) flush(t *textBuilder, file int32) {
+	t.fieldLen = append(t.fieldLen, make([]float32, index.NumFields)...)
+	slices.Sort(a.touched)
+	for _, id := range a.touched {
+		for f, n := range a.counts[id] {
+			if n > 0 {
+				t.add(id, file, index.Field(f), n)
+			}
+		}
+	}
+	clear(a.counts)
+	a.touched = a.touched[:0]
 }
 
 func mean(xs []float32) float32 {

@@ -33,6 +33,7 @@ type Engine struct {
 
 	mu     sync.Mutex
 	loaded *corpus
+	hist   historyCache
 }
 
 // New returns an Engine over ix.

@@ -56,6 +56,7 @@ var DefaultParams = Params{
 		FeatFile:    0.8,
 		FeatGraph:   0.4,
 		FeatPhrase:  1.0,
+		FeatHistory: 0.5,
 	},
 	Fields: [index.NumFields]float64{
 		index.FieldName: 3,

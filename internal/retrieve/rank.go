@@ -24,10 +24,11 @@ const (
 	FeatFile                   // the definition's file as a whole matches the task's words
 	FeatGraph                  // references tie it to the strongest candidates
 	FeatPhrase                 // a phrase of the task's prose is (nearly) its name
+	FeatHistory                // commits whose messages match the task changed its file (history.go)
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -107,6 +108,7 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.phrases()
 	r.pathMentions()
 	r.traces()
+	r.history(e.history())
 	r.combine()
 	if seeds := r.graphSeeds(); len(seeds) > 0 {
 		r.graph(ctx, e, seeds)

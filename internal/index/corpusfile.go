@@ -1,0 +1,208 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+)
+
+// A corpus file persists what a reader derives from the index, so that a
+// process opens it instead of rebuilding it from the database. This file
+// is the container: a header naming the format, the reader's layout and
+// the index generation it was derived from, a table of sections, the
+// sections themselves (8-byte aligned, so flat arrays can be used in
+// place), and a CRC-32C of everything before it. What the sections hold
+// is the reader's business (package retrieve's corpus). See doc.go,
+// "Corpus file".
+
+// CorpusFileName is the corpus file's name in the index directory.
+const CorpusFileName = "corpus.bin"
+
+const (
+	corpusMagic   = "WNWCORP\x00"
+	corpusVersion = 1 // the container's layout; bump on any change to it
+	corpusTrailer = "WNWEND\x00\x00"
+	maxSections   = 1 << 10
+)
+
+// ErrCorpusStale means a corpus file exists but does not belong to the
+// index as it is (another generation or another layout): rebuild it.
+var ErrCorpusStale = errors.New("corpus file is stale")
+
+// ErrCorpusDamaged means a corpus file is truncated, corrupt or not a
+// corpus file at all: rebuild it.
+var ErrCorpusDamaged = errors.New("corpus file is damaged")
+
+// CorpusPath is where the index's corpus file lives.
+func (ix *Index) CorpusPath() string { return filepath.Join(ix.dir, CorpusFileName) }
+
+// A CorpusKey says what a corpus file was derived from: the reader's
+// layout (its name and version, which the reader bumps when what it
+// stores changes) and the index generation.
+type CorpusKey struct {
+	Layout     string
+	Generation string
+}
+
+// EncodeCorpus lays out sections in the container.
+func EncodeCorpus(key CorpusKey, sections [][]byte) []byte {
+	buf := []byte(corpusMagic)
+	buf = binary.LittleEndian.AppendUint32(buf, corpusVersion)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(sections)))
+	buf = appendString(buf, key.Layout)
+	buf = appendString(buf, key.Generation)
+	buf = pad8(buf)
+	table := len(buf)
+	buf = append(buf, make([]byte, 16*len(sections))...)
+	for i, s := range sections {
+		buf = pad8(buf)
+		binary.LittleEndian.PutUint64(buf[table+16*i:], uint64(len(buf)))
+		binary.LittleEndian.PutUint64(buf[table+16*i+8:], uint64(len(s)))
+		buf = append(buf, s...)
+	}
+	buf = pad8(buf)
+	buf = append(buf, corpusTrailer...)
+	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(s)))
+	return append(buf, s...)
+}
+
+func pad8(buf []byte) []byte {
+	for len(buf)%8 != 0 {
+		buf = append(buf, 0)
+	}
+	return buf
+}
+
+// DecodeCorpus checks a container and returns its sections, which alias
+// buf. A container that is damaged in any way is ErrCorpusDamaged; one
+// of another key is ErrCorpusStale. Nothing is trusted before the
+// checksum holds, and every length is checked against buf.
+func DecodeCorpus(buf []byte, want CorpusKey) ([][]byte, error) {
+	if len(buf) < len(corpusMagic)+8 || string(buf[:len(corpusMagic)]) != corpusMagic {
+		return nil, fmt.Errorf("%w: not a corpus file", ErrCorpusDamaged)
+	}
+	if v := binary.LittleEndian.Uint32(buf[len(corpusMagic):]); v != corpusVersion {
+		return nil, fmt.Errorf("%w: container version %d, this winnow reads %d", ErrCorpusStale, v, corpusVersion)
+	}
+	end := len(buf) - 4
+	if end < len(corpusTrailer) || string(buf[end-len(corpusTrailer):end]) != corpusTrailer {
+		return nil, fmt.Errorf("%w: truncated", ErrCorpusDamaged)
+	}
+	if crc32.Checksum(buf[:end], castagnoli) != binary.LittleEndian.Uint32(buf[end:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorpusDamaged)
+	}
+	body := buf[:end-len(corpusTrailer)]
+	r := body[len(corpusMagic)+4:]
+	n := binary.LittleEndian.Uint32(r)
+	r = r[4:]
+	layout, r, ok := cutString(r)
+	gen, r, ok2 := cutString(r)
+	if !ok || !ok2 || n > maxSections {
+		return nil, fmt.Errorf("%w: bad header", ErrCorpusDamaged)
+	}
+	if layout != want.Layout || gen != want.Generation {
+		return nil, fmt.Errorf("%w: made for layout %q at generation %q, the index is at %q (layout %q)", ErrCorpusStale, layout, gen, want.Generation, want.Layout)
+	}
+	table := len(body) - len(r)
+	table += (8 - table%8) % 8
+	if uint64(table)+16*uint64(n) > uint64(len(body)) {
+		return nil, fmt.Errorf("%w: bad section table", ErrCorpusDamaged)
+	}
+	sections := make([][]byte, n)
+	for i := range sections {
+		off := binary.LittleEndian.Uint64(body[table+16*i:])
+		size := binary.LittleEndian.Uint64(body[table+16*i+8:])
+		if off%8 != 0 || off > uint64(len(body)) || size > uint64(len(body))-off {
+			return nil, fmt.Errorf("%w: section %d out of bounds", ErrCorpusDamaged, i)
+		}
+		sections[i] = body[off : off+size : off+size]
+	}
+	return sections, nil
+}
+
+func cutString(r []byte) (string, []byte, bool) {
+	if len(r) < 4 {
+		return "", nil, false
+	}
+	n := binary.LittleEndian.Uint32(r)
+	if uint64(n) > uint64(len(r)-4) {
+		return "", nil, false
+	}
+	return string(r[4 : 4+n]), r[4+n:], true
+}
+
+// ReadCorpus reads the corpus file of the index and returns its sections
+// (see DecodeCorpus). A missing file is an error matching os.ErrNotExist.
+func (ix *Index) ReadCorpus(want CorpusKey) ([][]byte, error) {
+	buf, err := os.ReadFile(ix.CorpusPath())
+	if err != nil {
+		return nil, err
+	}
+	return DecodeCorpus(buf, want)
+}
+
+// WriteCorpus writes the corpus file atomically: into a temporary file
+// in the index directory, then renamed over the old one, so a reader
+// sees the old file or the new one, never a part. It is not synced: the
+// file is a cache, and one that a crash left half-written fails its
+// checksum and is rebuilt.
+func (ix *Index) WriteCorpus(key CorpusKey, sections [][]byte) error {
+	return writeAtomic(ix.CorpusPath(), EncodeCorpus(key, sections))
+}
+
+func writeAtomic(path string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// Stamp names the state of the index for files derived from it: the
+// database's instance (made when it was created, so an index deleted and
+// built again never matches a file of the old one) and its generation.
+func (ix *Index) Stamp(ctx context.Context) (_ string, err error) {
+	defer ix.classify(&err)
+	return stamp(ctx, ix.db)
+}
+
+// Stamp is Index.Stamp as of the snapshot.
+func (s *Snapshot) Stamp(ctx context.Context) (_ string, err error) {
+	defer s.classify(&err)
+	return stamp(ctx, s.tx)
+}
+
+func stamp(ctx context.Context, q querier) (string, error) {
+	var st string
+	err := q.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'instance'), '') || '/' ||
+		coalesce((SELECT value FROM meta WHERE key = 'generation'), '')`).Scan(&st)
+	if err != nil {
+		return "", fmt.Errorf("read index generation: %w", err)
+	}
+	return st, nil
+}

@@ -1,0 +1,27 @@
+package index
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/winnowhq/winnow/internal/history"
+)
+
+// HistoryFile is the path of the index's git history file (package
+// history), which retrieval reads; it may not exist.
+func (ix *Index) HistoryFile() string { return filepath.Join(ix.dir, history.FileName) }
+
+// updateHistory brings the git history file in line with the tree's
+// HEAD after an update. History is a signal, not part of the index: a
+// repository git cannot read costs the signal and a warning, never the
+// update.
+func (ix *Index) updateHistory(ctx context.Context) {
+	st, err := history.Update(ctx, ix.root, ix.HistoryFile(), &history.Options{Logger: ix.log})
+	if err != nil {
+		ix.log.Warn("git history not updated", "err", err)
+		return
+	}
+	if st.Added > 0 {
+		ix.log.Debug("git history updated", "head", st.Head, "commits", st.Commits, "added", st.Added, "rebuilt", st.Rebuilt)
+	}
+}

@@ -1,0 +1,388 @@
+package retrieve
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/symbol"
+)
+
+// The corpus on disk. index.EncodeCorpus holds the sections, checked by
+// a CRC-32C and keyed by corpusLayout and the index stamp; these are
+// their contents, in order, every one a flat little-endian array that
+// decodes in place (strings and numbers alias the file's bytes):
+//
+//	defs:   ids int64, file ids int64, files int32,
+//	        kind, visibility, start/end line, start/end byte: uint32 each,
+//	        names, quals, parents: strings
+//	files:  ids int64, paths, languages: strings,
+//	        defs: start uint32 (files+1) and items int32
+//	names, norm: groups (keys: strings, start uint32, items int32)
+//	defText, fileText: bm25 (terms: strings, slots, start, df uint32,
+//	        entries: (doc int32, count<<3|field uint32) pairs,
+//	        field lengths float32)
+//
+// Strings are an offsets array (uint32, n+1) and a blob. Every index and
+// offset is checked as it is decoded, so a file that passed the checksum
+// but was written wrong is refused, not misread.
+//
+// corpusLayout names this layout: bump it with any change to the
+// sections, to what a field means, or to a function whose results are
+// stored (normName, strings.ToLower of names, termHash, index.Field).
+const corpusLayout = "retrieve.corpus/1"
+
+// errCorpusLayout is a section that does not hold what the layout says.
+var errCorpusLayout = fmt.Errorf("%w: sections do not match the layout", index.ErrCorpusDamaged)
+
+// encodeCorpus lays out c's persisted fields as sections.
+func encodeCorpus(c *corpus) ([][]byte, error) {
+	var w sectionWriter
+	n := len(c.defs)
+	ids, fileIDs, files := make([]int64, n), make([]int64, n), make([]int32, n)
+	attrs := make([]uint32, 0, 6*n)
+	names, quals, parents := make([]string, n), make([]string, n), make([]string, n)
+	for i, d := range c.defs {
+		ids[i], fileIDs[i], files[i] = d.ID, d.FileID, d.file
+		names[i], quals[i], parents[i] = d.Name, d.Qual, d.Parent
+		for _, v := range []int{int(d.Kind), int(d.Visibility), d.Span.StartLine, d.Span.EndLine, d.Span.StartByte, d.Span.EndByte} {
+			if v < 0 || v > math.MaxUint32 {
+				return nil, fmt.Errorf("definition %s: value %d does not fit the corpus file", d.Qual, v)
+			}
+			attrs = append(attrs, uint32(v))
+		}
+	}
+	w.int64s(ids)
+	w.int64s(fileIDs)
+	w.int32s(files)
+	w.uint32s(attrs)
+	w.strings(names)
+	w.strings(quals)
+	w.strings(parents)
+
+	fids, paths, langs := make([]int64, len(c.files)), make([]string, len(c.files)), make([]string, len(c.files))
+	defs := groups{start: []uint32{0}}
+	for i, f := range c.files {
+		fids[i], paths[i], langs[i] = f.id, f.path, f.lang
+		defs.items = append(defs.items, f.defs...)
+		defs.start = append(defs.start, uint32(len(defs.items)))
+	}
+	w.int64s(fids)
+	w.strings(paths)
+	w.strings(langs)
+	w.uint32s(defs.start)
+	w.int32s(defs.items)
+
+	for _, g := range []*groups{&c.names, &c.norm} {
+		w.strings(g.keys)
+		w.uint32s(g.start)
+		w.int32s(g.items)
+	}
+	for _, b := range []*bm25{&c.defText, &c.fileText} {
+		w.strings(b.terms)
+		w.uint32s(b.slots)
+		w.uint32s(b.start)
+		w.uint32s(b.df)
+		pairs := make([]uint32, 0, 2*len(b.entries))
+		for _, p := range b.entries {
+			pairs = append(pairs, uint32(p.doc), p.fc)
+		}
+		w.uint32s(pairs)
+		w.float32s(b.fieldLen)
+	}
+	return w.sections, nil
+}
+
+// decodeCorpus reverses encodeCorpus and checks every index, so that
+// nothing a query does later can go out of bounds. The corpus aliases
+// the sections.
+func decodeCorpus(sections [][]byte, gen string, par Params) (c *corpus, err error) {
+	r := sectionReader{sections: sections}
+	c = &corpus{gen: gen}
+	ids, fileIDs, files := r.int64s(), r.int64s(), r.int32s()
+	attrs := r.uint32s()
+	names, quals, parents := r.strings(), r.strings(), r.strings()
+	n := len(ids)
+	if r.err != nil || len(fileIDs) != n || len(files) != n || len(attrs) != 6*n || len(names) != n || len(quals) != n || len(parents) != n {
+		return nil, r.fail()
+	}
+	fids, paths, langs := r.int64s(), r.strings(), r.strings()
+	fileDefs := groups{start: r.uint32s(), items: r.int32s()}
+	nf := len(fids)
+	if r.err != nil || len(paths) != nf || len(langs) != nf || !fileDefs.valid(nf, n) {
+		return nil, r.fail()
+	}
+	c.defs = make([]defEntry, n)
+	for i := range c.defs {
+		a := attrs[6*i : 6*i+6]
+		if files[i] < -1 || int(files[i]) >= nf {
+			return nil, errCorpusLayout
+		}
+		c.defs[i] = defEntry{Brief: index.Brief{
+			ID: ids[i], FileID: fileIDs[i], Name: names[i], Qual: quals[i], Parent: parents[i],
+			Kind: symbol.Kind(a[0]), Visibility: symbol.Visibility(a[1]),
+			Span: symbol.Span{StartLine: int(a[2]), EndLine: int(a[3]), StartByte: int(a[4]), EndByte: int(a[5])},
+		}, file: files[i]}
+	}
+	c.files = make([]fileEntry, nf)
+	for i := range c.files {
+		c.files[i] = fileEntry{id: fids[i], path: paths[i], lang: langs[i], defs: fileDefs.items[fileDefs.start[i]:fileDefs.start[i+1]:fileDefs.start[i+1]]}
+	}
+	for _, g := range []*groups{&c.names, &c.norm} {
+		*g = groups{keys: r.strings(), start: r.uint32s(), items: r.int32s()}
+		if r.err != nil || !g.valid(len(g.keys), n) {
+			return nil, r.fail()
+		}
+	}
+	for i, b := range []*bm25{&c.defText, &c.fileText} {
+		docs := []int{n, nf}[i]
+		b.terms, b.slots, b.start, b.df = r.strings(), r.uint32s(), r.uint32s(), r.uint32s()
+		b.entries = r.postings()
+		b.fieldLen = r.float32s()
+		if r.err != nil || !b.valid(docs) {
+			return nil, r.fail()
+		}
+	}
+	if r.next != len(sections) {
+		return nil, errCorpusLayout
+	}
+	c.finish(par)
+	return c, nil
+}
+
+// valid reports whether g has keys lists of indexes below n.
+func (g *groups) valid(keys, n int) bool {
+	if len(g.start) != keys+1 || g.start[0] != 0 || int(g.start[keys]) != len(g.items) {
+		return false
+	}
+	for i := range keys {
+		if g.start[i] > g.start[i+1] {
+			return false
+		}
+	}
+	for _, x := range g.items {
+		if x < 0 || int(x) >= n {
+			return false
+		}
+	}
+	return true
+}
+
+// valid reports whether b is a well-formed index over docs documents:
+// a table that finds every term and has an empty slot, postings in
+// bounds, and every term's document frequency right.
+func (b *bm25) valid(docs int) bool {
+	nt := len(b.terms)
+	if len(b.start) != nt+1 || len(b.df) != nt || b.start[0] != 0 || int(b.start[nt]) != len(b.entries) ||
+		len(b.fieldLen) != docs*int(index.NumFields) || len(b.slots) < 2 || len(b.slots)&(len(b.slots)-1) != 0 || len(b.slots) < 2*nt {
+		return false
+	}
+	used := 0
+	for _, s := range b.slots {
+		if s > uint32(nt) {
+			return false
+		}
+		if s != 0 {
+			used++
+		}
+	}
+	if used != nt {
+		return false
+	}
+	for t, term := range b.terms {
+		if got, ok := b.lookup(term); !ok || got != t || b.start[t] > b.start[t+1] {
+			return false
+		}
+		var df uint32
+		last := int32(-1)
+		for _, p := range b.entries[b.start[t]:b.start[t+1]] {
+			if p.doc < 0 || int(p.doc) >= docs || p.field() >= index.NumFields {
+				return false
+			}
+			if p.doc != last {
+				df++
+				last = p.doc
+			}
+		}
+		if df != b.df[t] {
+			return false
+		}
+	}
+	for _, x := range b.fieldLen {
+		if x < 0 || math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// littleEndian is true where flat arrays can alias the file's bytes.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// A sectionWriter appends sections.
+type sectionWriter struct{ sections [][]byte }
+
+func (w *sectionWriter) uint32s(xs []uint32) {
+	b := make([]byte, 0, 4*len(xs))
+	for _, x := range xs {
+		b = binary.LittleEndian.AppendUint32(b, x)
+	}
+	w.sections = append(w.sections, b)
+}
+
+func (w *sectionWriter) int32s(xs []int32) {
+	w.uint32s(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs)))
+}
+
+func (w *sectionWriter) float32s(xs []float32) {
+	w.uint32s(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs)))
+}
+
+func (w *sectionWriter) int64s(xs []int64) {
+	b := make([]byte, 0, 8*len(xs))
+	for _, x := range xs {
+		b = binary.LittleEndian.AppendUint64(b, uint64(x))
+	}
+	w.sections = append(w.sections, b)
+}
+
+func (w *sectionWriter) strings(ss []string) {
+	offs := make([]uint32, 0, len(ss)+1)
+	var blob []byte
+	offs = append(offs, 0)
+	for _, s := range ss {
+		blob = append(blob, s...)
+		offs = append(offs, uint32(len(blob)))
+	}
+	w.uint32s(offs)
+	w.sections = append(w.sections, blob)
+}
+
+// A sectionReader takes sections in order, remembering the first error.
+type sectionReader struct {
+	sections [][]byte
+	next     int
+	err      error
+}
+
+func (r *sectionReader) fail() error {
+	if r.err != nil {
+		return r.err
+	}
+	return errCorpusLayout
+}
+
+func (r *sectionReader) take(size int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if r.next >= len(r.sections) || len(r.sections[r.next])%size != 0 {
+		r.err = errCorpusLayout
+		return nil
+	}
+	b := r.sections[r.next]
+	r.next++
+	return b
+}
+
+// view returns b as a []T in place when it is aligned and this machine
+// is little-endian, else nil.
+func view[T any](b []byte) ([]T, bool) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if len(b) == 0 {
+		return nil, true
+	}
+	if !littleEndian || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(unsafe.Alignof(zero)) != 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), true
+}
+
+func (r *sectionReader) uint32s() []uint32 {
+	b := r.take(4)
+	if xs, ok := view[uint32](b); ok {
+		return xs
+	}
+	xs := make([]uint32, len(b)/4)
+	for i := range xs {
+		xs[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return xs
+}
+
+func (r *sectionReader) int32s() []int32 {
+	xs := r.uint32s()
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs))
+}
+
+func (r *sectionReader) float32s() []float32 {
+	xs := r.uint32s()
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs))
+}
+
+func (r *sectionReader) postings() []posting {
+	xs := r.uint32s()
+	if len(xs)%2 != 0 {
+		r.err = errCorpusLayout
+		return nil
+	}
+	return unsafe.Slice((*posting)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs)/2)
+}
+
+func (r *sectionReader) int64s() []int64 {
+	b := r.take(8)
+	if xs, ok := view[int64](b); ok {
+		return xs
+	}
+	xs := make([]int64, len(b)/8)
+	for i := range xs {
+		xs[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return xs
+}
+
+// strings returns strings that alias the section's bytes.
+func (r *sectionReader) strings() []string {
+	offs := r.uint32s()
+	blob := r.take(1)
+	if r.err != nil {
+		return nil
+	}
+	if len(offs) == 0 || offs[0] != 0 || int(offs[len(offs)-1]) != len(blob) {
+		r.err = errCorpusLayout
+		return nil
+	}
+	ss := make([]string, len(offs)-1)
+	for i := range ss {
+		lo, hi := offs[i], offs[i+1]
+		if lo > hi {
+			r.err = errCorpusLayout
+			return nil
+		}
+		if hi > lo {
+			ss[i] = unsafe.String(&blob[lo], hi-lo)
+		}
+	}
+	return ss
+}
+
+// openCorpus reads the index's corpus file for the index at stamp gen.
+func openCorpus(ix *index.Index, gen string, par Params) (*corpus, error) {
+	sections, err := ix.ReadCorpus(index.CorpusKey{Layout: corpusLayout, Generation: gen})
+	if err != nil {
+		return nil, err
+	}
+	return decodeCorpus(sections, gen, par)
+}
+
+// saveCorpus writes c to the index's corpus file.
+func saveCorpus(ix *index.Index, c *corpus) error {
+	sections, err := encodeCorpus(c)
+	if err != nil {
+		return err
+	}
+	return ix.WriteCorpus(index.CorpusKey{Layout: corpusLayout, Generation: c.gen}, sections)
+}
