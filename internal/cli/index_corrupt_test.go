@@ -1,15 +1,14 @@
 package cli
 
 import (
-	"database/sql"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/index/sqlitedamage"
 )
 
 // shapesRepo is repo with sixty more Python files, so that the index
@@ -27,55 +26,6 @@ func shapesRepo(t *testing.T) string {
 	return dir
 }
 
-// btreePages returns the pages of the b-tree (table or index) name in an
-// SQLite file, read from SQLite's dbstat table.
-func btreePages(t *testing.T, file, name string) []int64 {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rows, err := db.Query("SELECT pageno FROM dbstat WHERE name = ? ORDER BY pageno", name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var pages []int64
-	for rows.Next() {
-		var p int64
-		if err := rows.Scan(&p); err != nil {
-			t.Fatal(err)
-		}
-		pages = append(pages, p)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return pages
-}
-
-// smashPages overwrites whole pages (numbered from 1) of an SQLite file
-// with random bytes, as a failing disk or a stray write would.
-func smashPages(t *testing.T, file string, pages ...int64) {
-	t.Helper()
-	f, err := os.OpenFile(file, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rng := rand.New(rand.NewPCG(uint64(len(pages)), 15))
-	page := make([]byte, 4096)
-	for _, p := range pages {
-		for i := range page {
-			page[i] = byte(rng.Uint32())
-		}
-		if _, err := f.WriteAt(page, (p-1)*int64(len(page))); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestCorruptIndex damages a built index the ways issue 15 found and
 // checks that no command answers from it without saying how to repair
 // it, and that `winnow index` notices and rebuilds it.
@@ -85,7 +35,7 @@ func TestCorruptIndex(t *testing.T) {
 		damage func(t *testing.T, db string)
 	}{
 		{"pages in the middle", func(t *testing.T, db string) {
-			pages := btreePages(t, db, "symbols")
+			pages := sqlitedamage.BtreePages(t, db, "symbols")
 			if len(pages) < 4 {
 				t.Fatalf("the symbols table spans %d pages; the test needs a bigger index", len(pages))
 			}
@@ -93,9 +43,9 @@ func TestCorruptIndex(t *testing.T) {
 			for i := 1; i < len(pages); i += 2 {
 				every = append(every, pages[i])
 			}
-			smashPages(t, db, every...)
+			sqlitedamage.SmashPages(t, db, every...)
 		}},
-		{"page 2", func(t *testing.T, db string) { smashPages(t, db, 2) }},
+		{"page 2", func(t *testing.T, db string) { sqlitedamage.SmashPages(t, db, 2) }},
 		{"a directory", func(t *testing.T, db string) {
 			if err := os.Remove(db); err != nil {
 				t.Fatal(err)

@@ -2,14 +2,14 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/winnowhq/winnow/internal/index/sqlitedamage"
 )
 
 // shapesTree writes n Python files under root: with 60, the index spans
@@ -23,60 +23,6 @@ func shapesTree(t *testing.T, root string, n int) {
 			i, i, strings.Repeat("with a docstring long enough to fill pages", 4), i, i)
 	}
 	writeTree(t, root, files)
-}
-
-// btreePages returns the pages of the named b-trees (tables or indexes)
-// of an SQLite file, from SQLite's dbstat table.
-func btreePages(t *testing.T, file string, names ...string) []int64 {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var pages []int64
-	for _, name := range names {
-		rows, err := db.Query("SELECT pageno FROM dbstat WHERE name = ? ORDER BY pageno", name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var p int64
-			if err := rows.Scan(&p); err != nil {
-				t.Fatal(err)
-			}
-			pages = append(pages, p)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(pages) == 0 {
-		t.Fatalf("no pages for %v in %s", names, file)
-	}
-	return pages
-}
-
-// smashPages overwrites whole pages (numbered from 1) of an SQLite file
-// with random bytes, as a failing disk or a stray write would.
-func smashPages(t *testing.T, file string, pages ...int64) {
-	t.Helper()
-	f, err := os.OpenFile(file, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rng := rand.New(rand.NewPCG(uint64(len(pages)), 15))
-	page := make([]byte, 4096)
-	for _, p := range pages {
-		for i := range page {
-			page[i] = byte(rng.Uint32())
-		}
-		if _, err := f.WriteAt(page, (p-1)*int64(len(page))); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // builtIndex indexes a tree of n files and closes the index, so that the
@@ -117,7 +63,7 @@ func wantCorrupt(t *testing.T, what string, err error, file string) {
 // a *CorruptError naming the file and the repair.
 func TestCorruptionOnEveryQuery(t *testing.T) {
 	root, file := builtIndex(t, 60)
-	smashPages(t, file, btreePages(t, file, "files", "symbols", "refs", "imports", "sqlite_autoindex_files_1",
+	sqlitedamage.SmashPages(t, file, sqlitedamage.BtreePages(t, file, "files", "symbols", "refs", "imports", "sqlite_autoindex_files_1",
 		"files_hash", "symbols_name", "symbols_file", "refs_name", "refs_file", "refs_scope", "imports_file")...)
 	ix := openIndex(t, Options{Root: root})
 	ctx := t.Context()
@@ -161,13 +107,13 @@ func TestCorruptionOnEveryQuery(t *testing.T) {
 func TestOpenCorrupt(t *testing.T) {
 	t.Run("page 2", func(t *testing.T) {
 		root, file := builtIndex(t, 3)
-		smashPages(t, file, 2)
+		sqlitedamage.SmashPages(t, file, 2)
 		_, err := Open(t.Context(), Options{Root: root})
 		wantCorrupt(t, "Open", err, file)
 	})
 	t.Run("header", func(t *testing.T) {
 		root, file := builtIndex(t, 3)
-		smashPages(t, file, 1)
+		sqlitedamage.SmashPages(t, file, 1)
 		_, err := Open(t.Context(), Options{Root: root})
 		wantCorrupt(t, "Open", err, file)
 	})
@@ -210,7 +156,7 @@ func TestCheck(t *testing.T) {
 
 	// Damage only what a lookup never reads: Open and Update succeed, the
 	// check finds it.
-	smashPages(t, file, btreePages(t, file, "refs_scope")...)
+	sqlitedamage.SmashPages(t, file, sqlitedamage.BtreePages(t, file, "refs_scope")...)
 	ix = openIndex(t, Options{Root: root})
 	if _, err := ix.Update(t.Context(), nil); err != nil {
 		t.Fatalf("the damage is meant to be out of an update's way: %v", err)
@@ -233,7 +179,7 @@ func TestCheck(t *testing.T) {
 // index is sound and complete.
 func TestRebuildRepairs(t *testing.T) {
 	root, file := builtIndex(t, 60)
-	smashPages(t, file, btreePages(t, file, "symbols")...)
+	sqlitedamage.SmashPages(t, file, sqlitedamage.BtreePages(t, file, "symbols")...)
 	ix := openIndex(t, Options{Root: root, Rebuild: true})
 	st := update(t, ix)
 	if st.Files != 60 || st.Parsed != 60 {
