@@ -177,6 +177,9 @@ func writeAtomic(path string, data []byte) (err error) {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil { // CreateTemp makes it 0600; the index is 0644
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	if err := os.Rename(f.Name(), path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
