@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 )
 
 // A Format is how a Pack is written out.
@@ -172,8 +173,16 @@ func attr(s string) string {
 	return strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
 }
 
+// firstLine is s's first line, at most max bytes, as printable UTF-8:
+// a task of binary garbage still renders as well-formed XML.
 func firstLine(s string, max int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 	if len(s) > max {
 		s = truncateUTF8(s, max) + "…"
 	}
