@@ -51,6 +51,20 @@ func TestDependencyRules(t *testing.T) {
 			}
 		}
 	}
+	// The query path makes no network or model call: retrieval and the
+	// index depend on no network package and no model client.
+	for _, pkg := range []string{"internal/retrieve", "internal/index", "internal/intent"} {
+		out, err := exec.Command("go", "list", "-deps", mod+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if slices.Contains(queryPathBanned, dep) || strings.HasPrefix(dep, "net/http") ||
+				strings.HasPrefix(dep, mod+"internal/llm") || strings.Contains(dep, "anthropic-sdk-go") || strings.Contains(dep, "openai") {
+				t.Errorf("%s depends on %s: the query path must make no network or model call", pkg, dep)
+			}
+		}
+	}
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -63,4 +77,13 @@ func TestDependencyRules(t *testing.T) {
 			}
 		}
 	}
+}
+
+// queryPathBanned are packages that reach the network. Package net and
+// net/url themselves are not: the SQLite driver parses its DSN with
+// net/url and uuid reads MAC addresses with net, neither dialling.
+var queryPathBanned = []string{
+	"net/http", "net/rpc", "net/smtp", "crypto/tls", "net/mail",
+	"github.com/winnowhq/winnow/internal/gateway", "github.com/winnowhq/winnow/internal/llmproxy",
+	"github.com/redis/go-redis/v9", "github.com/modelcontextprotocol/go-sdk/mcp",
 }
