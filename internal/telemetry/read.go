@@ -37,34 +37,43 @@ func ScanAll(r io.Reader, tool func(Event), proxy func(ProxyEvent)) (skipped int
 	}
 }
 
+// kindKey is how a member named kind starts. Inside a JSON string a quote is escaped, so a
+// line without these bytes has no kind member at any depth: a gateway Event.
+var kindKey = []byte(`"kind"`)
+
 // dispatch decodes one line and hands it to the function of its kind,
-// reporting whether it was an event.
+// reporting whether it was an event. Each line is decoded once, as the
+// event it must be if it is one, and again only when that is not settled.
 func dispatch(line []byte, tool func(Event), proxy func(ProxyEvent)) bool {
-	var head struct {
-		Kind string `json:"kind"`
-	}
-	if json.Unmarshal(line, &head) != nil {
-		return false
-	}
-	switch head.Kind {
-	case "":
-		var ev Event
-		if json.Unmarshal(line, &ev) != nil || ev.Time.IsZero() || ev.Tool == "" {
+	kind := ""
+	if bytes.Contains(line, kindKey) {
+		var pe ProxyEvent
+		if json.Unmarshal(line, &pe) == nil && pe.Kind == KindProxy {
+			if pe.Time.IsZero() {
+				return false
+			}
+			if proxy != nil {
+				proxy(pe)
+			}
+			return true
+		}
+		var head struct {
+			Kind string `json:"kind"`
+		}
+		if json.Unmarshal(line, &head) != nil {
 			return false
 		}
-		if tool != nil {
-			tool(ev)
-		}
-	case KindProxy:
-		var ev ProxyEvent
-		if json.Unmarshal(line, &ev) != nil || ev.Time.IsZero() {
-			return false
-		}
-		if proxy != nil {
-			proxy(ev)
-		}
-	default:
+		kind = head.Kind
+	}
+	if kind != "" {
+		return false // a kind this winnow does not know
+	}
+	var ev Event
+	if json.Unmarshal(line, &ev) != nil || ev.Time.IsZero() || ev.Tool == "" {
 		return false
+	}
+	if tool != nil {
+		tool(ev)
 	}
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -213,5 +214,35 @@ not json
 	}
 	if skipped != 3 || len(tools) != 2 {
 		t.Errorf("skipped %d, read %v; want 3 skipped, 2 read", skipped, tools)
+	}
+}
+
+// TestScanAllKinds checks that each line goes to the function of its kind whatever else it
+// holds: a kind only inside a string or a nested object does not make a line a proxy event,
+// a kind this winnow does not know is skipped, and so is a proxy event without a time.
+func TestScanAllKinds(t *testing.T) {
+	in := `{"time":"2026-03-02T10:00:00Z","tool":"a__b","args":"{\"kind\":\"proxy\"}","before":1,"after":1}
+{"kind":"proxy","time":"2026-03-02T10:00:01Z","model":"m"}
+{"time":"2026-03-02T10:00:02Z","kind":"proxy","model":"late kind"}
+{"kind":"future","time":"2026-03-02T10:00:03Z","tool":"a__b"}
+{"kind":"proxy","model":"no time"}
+{"kind":7,"time":"2026-03-02T10:00:04Z","tool":"a__b"}
+{"time":"2026-03-02T10:00:05Z","tool":"a__c","layers":[{"kind":"x"}]}
+`
+	var tools, models []string
+	skipped, err := ScanAll(strings.NewReader(in),
+		func(ev Event) { tools = append(tools, ev.Tool) },
+		func(ev ProxyEvent) { models = append(models, ev.Model) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a__b", "a__c"}; !slices.Equal(tools, want) {
+		t.Errorf("gateway events %v, want %v", tools, want)
+	}
+	if want := []string{"m", "late kind"}; !slices.Equal(models, want) {
+		t.Errorf("proxy events %v, want %v", models, want)
+	}
+	if skipped != 3 {
+		t.Errorf("skipped %d lines, want 3", skipped)
 	}
 }
