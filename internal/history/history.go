@@ -251,6 +251,10 @@ func writeFile(file string, b []byte) error {
 		tmp.Close()
 		return fmt.Errorf("write history %s: %w", tmp.Name(), err)
 	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write history %s: %w", tmp.Name(), err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("write history %s: %w", tmp.Name(), err)
 	}

@@ -18,7 +18,7 @@ look like code: snake_case, camelCase, dotted, called) become mentions;
 file paths and dotted module paths become path mentions; stack frames
 come from package intent.
 
-Every definition of the index then gets seven features, each scaled to
+Every definition of the index then gets eight features, each scaled to
 [0, 1] (rank.go):
 
   - lexical: BM25F of the task's terms over the definition's document
@@ -43,7 +43,17 @@ Every definition of the index then gets seven features, each scaled to
     subset" → issubset, "load the config" → loadconfig, configload), is
     a definition's name in normalised form (no case, no underscores), or
     nearly: a similarity ratio (2·LCS over the lengths, rapidfuzz's
-    ratio, bit-parallel) of at least ratioThreshold (fuzzy.go).
+    ratio, bit-parallel) of at least ratioThreshold (fuzzy.go);
+  - history: its file was changed by past commits whose messages read
+    like the task (history.go, package history). BM25 of the task's
+    terms over the messages of HEAD's newest commits picks the best
+    historyHits; each gives the files it changed its score relative to
+    the best commit's, over the square root of how many files it
+    changed, and files changed together by several of them add up. The
+    file's sum, scaled to [0, 1], lifts its definitions as file does.
+    Bugs cluster where past fixes went, and commit messages name them in
+    the words issues use, words the code itself may lack. Only history
+    HEAD can reach is read; a tree without git has no such feature.
 
 The score is the weighted sum (DefaultWeights: a named identifier and a
 stack frame outweigh any amount of word overlap), times priors for
