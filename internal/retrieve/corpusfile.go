@@ -358,7 +358,7 @@ func (r *sectionReader) strings() []string {
 	ss := make([]string, len(offs)-1)
 	for i := range ss {
 		lo, hi := offs[i], offs[i+1]
-		if lo > hi {
+		if lo > hi || int(hi) > len(blob) {
 			r.err = errCorpusLayout
 			return nil
 		}
