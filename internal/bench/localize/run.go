@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/index"
@@ -74,8 +72,8 @@ func runOne(ctx context.Context, in Instance, opts RunOptions) Result {
 		return r
 	}
 	root := TreeDir(opts.Repos, in)
-	if _, err := os.Stat(filepath.Join(root, ".prepared")); err != nil {
-		return fail(fmt.Errorf("tree %s is not prepared (bench/localize/prepare.sh)", root))
+	if err := checkTree(ctx, root, in); err != nil {
+		return fail(err)
 	}
 	ixOpts := index.Options{Root: root}
 	if opts.IndexOptions != nil {
