@@ -131,8 +131,15 @@ const recordStart = "\x1e\x1fwinnow-commit "
 // cannot reach is not the tree's past. A merge lists what it changed
 // against its first parent, which for a pull request is the whole
 // change; its side branch's commits are walked too.
-func (g *git) log(ctx context.Context, r repo, since string, max int, each func(*commit) error) error {
-	args := []string{"log", "-z", "--name-status", "--diff-merges=first-parent", "-M",
+//
+// Renames are found by content (-M) when renames is set; that reads the
+// blobs of added and deleted files, which a partial clone may lack.
+func (g *git) log(ctx context.Context, r repo, since string, max int, renames bool, each func(*commit) error) error {
+	rename := "-M"
+	if !renames {
+		rename = "--no-renames"
+	}
+	args := []string{"log", "-z", "--name-status", "--diff-merges=first-parent", rename,
 		"--no-color", "--no-ext-diff", "--no-textconv",
 		"-n", strconv.Itoa(max), "--format=" + "%x1e%x1fwinnow-commit %H %ct%n%B%x00", r.head}
 	if since != "" {

@@ -321,3 +321,24 @@ func TestSubdirectoryHasNoHistory(t *testing.T) {
 		t.Errorf("stats %+v, want no history: the repository's history is not the subdirectory's", st)
 	}
 }
+
+func TestMissingBlobs(t *testing.T) {
+	r := newRepo(t)
+	text := strings.Repeat("line of the calibration table\n", 40)
+	first := r.commit("Add the calibration table", map[string]string{"table.dat": text, "cal.py": "a"})
+	r.commit("Move and extend the table", map[string]string{"table.dat": "", "data/table.dat": text + "one more\n", "cal.py": "b"})
+	// A fetch-style mirror leaves out large blobs: renames cannot be
+	// found by content without them.
+	blob := r.git("rev-parse", first+":table.dat")
+	if err := os.Remove(filepath.Join(r.dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), FileName)
+	st := update(t, r.dir, file, nil)
+	if st.Commits != 2 {
+		t.Errorf("stats %+v, want both commits", st)
+	}
+	if _, files := top(open(t, file), "calibration table", 1); !slices.Contains(files, "cal.py") {
+		t.Errorf("files of the first commit: %v", files)
+	}
+}

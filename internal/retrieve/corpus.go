@@ -183,6 +183,10 @@ type corpus struct {
 	byModule map[string][]int32 // dotted module path and its suffixes → files ("core.basic" → sympy/core/basic.py)
 	byNorm   map[string][]int32 // normName of a name → definitions
 	norms    [256][]string      // the distinct normNames, by first byte, for near matches
+
+	// Vendored files, dispatch names, file breadth: deriveStructure
+	// (structure.go), called by finish.
+	structure
 }
 
 // loadCorpus builds the corpus from the index, as one snapshot, so
@@ -278,6 +282,7 @@ func (c *corpus) finish(par Params) {
 			c.norms[n[0]] = append(c.norms[n[0]], n)
 		}
 	}
+	c.deriveStructure()
 }
 
 func (g *groups) toMap() map[string][]int32 {

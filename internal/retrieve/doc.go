@@ -63,6 +63,28 @@ variables are context more than answer. Files are ranked natively: the
 best definition, the runner-up at 0.3, the file's own text and what the
 task says of the file.
 
+Structural signals (structural.go, structure.go) read where a
+definition sits, beyond the words it shares with the task:
+
+  - dispatch: printers, visitors and converters dispatch on a class
+    name inside a method's name (_print_Sum, visit_Tuple, convert_Mod),
+    an edge no reference records. A word of the task that may name a
+    class (capitalised in code most, a lower-case word of prose least)
+    scores the methods named for it: the name's specificity, times how
+    well the method's file matches the task (floor dispatchMinShare), so
+    that "Sum" reaches the _print_Sum of the printer the task is about;
+  - testvote: tests that match the task vote for the code they use. The
+    best-scoring test definitions' references (by name, outside tests,
+    split among the definitions a name may mean) give them the tests'
+    relative scores; the tests themselves stay held down by PriorTest;
+  - priors: a vendored copy (requests/packages/urllib3, _vendor,
+    externals, third_party) is held down by PriorVendor, since the fix
+    is usually in its caller; HubPenalty (off by default: at 0.2 it cost
+    3 points of file Acc@1 on the dev set, since broad files are often
+    gold) would hold down files whose vocabulary is much broader than
+    the median file's. Stack frames decay by TraceDecay from the
+    innermost out, so the frame nearest the raise leads.
+
 --explain prints each feature's share of a definition's score.
 
 # Packing

@@ -34,6 +34,48 @@ type parsed struct {
 	terms  map[string]float64 // term → weight
 	idents []mention          // identifiers named in the task
 	paths  []string           // file paths and dotted module paths
+	// classWords are the words that may name a class, by lower case,
+	// for methods that dispatch on a class name (structural.go).
+	classWords map[string]classWord
+}
+
+// A classWord is a word of the task as written and how likely it names
+// a class: capitalised in code most, a lower-case word of prose least.
+type classWord struct {
+	text   string
+	weight float64
+}
+
+// Weights of classWord.
+const (
+	weightClassInCode  = 1.0 // `Sum`, Mod(x, y)
+	weightClassInProse = 0.7 // "printing of Sum"
+	weightClassLower   = 0.4 // "1-element tuple": perhaps Tuple
+)
+
+// addClassWords collects the words of s that may name a class.
+func (q *parsed) addClassWords(s string, inCode bool) {
+	for _, word := range identRE.FindAllString(s, -1) {
+		for part := range strings.SplitSeq(word, ".") {
+			if len(part) < 2 || terms.IsStopword(strings.ToLower(part)) || pythonNoise[part] {
+				continue
+			}
+			w := weightClassLower
+			if r := rune(part[0]); unicode.IsUpper(r) {
+				w = weightClassInProse
+				if inCode {
+					w = weightClassInCode
+				}
+			}
+			if q.title != "" && containsWord(q.title, part) {
+				w *= weightTitleMention
+			}
+			key := strings.ToLower(part)
+			if old, ok := q.classWords[key]; !ok || w > old.weight {
+				q.classWords[key] = classWord{text: part, weight: w}
+			}
+		}
+	}
 }
 
 // A mention is an identifier the task names: "parse_header",
@@ -57,7 +99,7 @@ func parseQuery(text string) *parsed {
 	if len(text) > maxQueryBytes {
 		text = text[:maxQueryBytes]
 	}
-	q := &parsed{intent: intent.Detect(text), terms: make(map[string]float64)}
+	q := &parsed{intent: intent.Detect(text), terms: make(map[string]float64), classWords: make(map[string]classWord)}
 	text = stripBoilerplate(text)
 	seen := make(map[string]int)
 	addTerms := func(s string, w float64) {
@@ -82,6 +124,7 @@ func parseQuery(text string) *parsed {
 		for _, span := range re.FindAllString(prose, -1) {
 			addTerms(span, weightCodeTerm)
 			q.addIdents(span, true)
+			q.addClassWords(span, true)
 			q.addPaths(span)
 		}
 		prose = re.ReplaceAllString(prose, " ")
@@ -90,6 +133,7 @@ func parseQuery(text string) *parsed {
 	q.prose = prose
 	addTerms(prose, weightTextTerm)
 	q.addIdents(prose, false)
+	q.addClassWords(prose, false)
 	q.addPaths(prose)
 	for _, f := range q.intent.Frames {
 		if f.Symbol != "" && !f.Library {

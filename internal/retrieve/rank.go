@@ -17,18 +17,20 @@ import (
 type Feature int
 
 const (
-	FeatLexical Feature = iota // BM25F of the task's words over the definition's document
-	FeatMention                // the task names the definition (name, qualified name, module path)
-	FeatPath                   // the task names the definition's file or module
-	FeatTrace                  // a stack frame of the task lies in the definition
-	FeatFile                   // the definition's file as a whole matches the task's words
-	FeatGraph                  // references tie it to the strongest candidates
-	FeatPhrase                 // a phrase of the task's prose is (nearly) its name
-	FeatHistory                // commits whose messages match the task changed its file (history.go)
+	FeatLexical  Feature = iota // BM25F of the task's words over the definition's document
+	FeatMention                 // the task names the definition (name, qualified name, module path)
+	FeatPath                    // the task names the definition's file or module
+	FeatTrace                   // a stack frame of the task lies in the definition
+	FeatFile                    // the definition's file as a whole matches the task's words
+	FeatGraph                   // references tie it to the strongest candidates
+	FeatPhrase                  // a phrase of the task's prose is (nearly) its name
+	FeatHistory                 // commits whose messages match the task changed its file (history.go)
+	FeatDispatch                // its name dispatches on a class the task names (_print_Sum for Sum)
+	FeatTestVote                // tests that match the task use it
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -109,6 +111,9 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.pathMentions()
 	r.traces()
 	r.history(e.history())
+	r.dispatch()
+	r.combine()
+	r.testVotes(ctx, e)
 	r.combine()
 	if seeds := r.graphSeeds(); len(seeds) > 0 {
 		r.graph(ctx, e, seeds)
@@ -149,7 +154,7 @@ func (r *ranker) lexical() {
 	}
 	var qts []qt
 	for t, w := range r.q.terms {
-		if len(r.c.defText.postings[t]) > 0 || len(r.c.fileText.postings[t]) > 0 {
+		if r.c.defText.has(t) || r.c.fileText.has(t) {
 			qts = append(qts, qt{t, w * r.c.fileText.idf(t)})
 		}
 	}
@@ -284,7 +289,7 @@ func (r *ranker) pathMentions() {
 }
 
 // traces scores the definitions a stack frame of the task lies in:
-// innermost frames most, each frame further out less.
+// innermost frames most, each frame further out TraceDecay of the last.
 func (r *ranker) traces() {
 	weight := 1.0
 	for _, fr := range r.q.intent.Frames {
@@ -313,7 +318,7 @@ func (r *ranker) traces() {
 		if best >= 0 {
 			r.feat[FeatTrace][best] = max(r.feat[FeatTrace][best], weight)
 		}
-		weight *= 0.8
+		weight *= r.par.TraceDecay
 	}
 }
 
@@ -387,7 +392,7 @@ func (r *ranker) prior(d int) float64 {
 	if !callableOrType(def.Kind) {
 		p *= r.par.PriorNonCode
 	}
-	return p
+	return p * r.structurePrior(def.file, r.feat[FeatMention][d] > 0)
 }
 
 // top returns the n best definitions with a positive score. It selects
@@ -503,6 +508,7 @@ func (r *ranker) rankFiles() []RankedFile {
 		case f.aux:
 			s *= par.PriorAux
 		}
+		s *= r.structurePrior(int32(fi), false)
 		if s > 0 {
 			out = append(out, RankedFile{Path: f.path, Score: s, file: int32(fi)})
 		}

@@ -1,0 +1,117 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Structural signals: what a definition's place in the code says, beyond
+// the words it shares with the task. See doc.go, "Signals".
+
+const (
+	testVoters       = 12  // test definitions whose uses vote for the code they exercise
+	dispatchMinShare = 0.2 // a dispatch name's floor, before its file's relevance lifts it
+)
+
+// dispatch scores methods named for a class the task names: printers,
+// visitors and converters dispatch on a class name inside the method's
+// name (_print_Sum, visit_Tuple, convert_Mod), an edge no reference
+// records. "pretty printing of Sum is wrong" is about every _print_Sum
+// only as far as its printer is about the task, so the score is the
+// name's specificity (1/(1+ln n) over the n methods named for that
+// class) times how well the method's file matches the task, with a
+// floor of dispatchMinShare.
+func (r *ranker) dispatch() {
+	if r.par.Weights[FeatDispatch] == 0 {
+		return
+	}
+	for key, w := range r.q.classWords {
+		defs := r.c.dispatch[key]
+		if len(defs) == 0 {
+			continue
+		}
+		spec := 1 / (1 + math.Log(float64(len(defs))))
+		for _, d := range defs {
+			def := &r.c.defs[d]
+			s := w.weight * spec
+			if dispatchClass(def.Name) != w.text {
+				s *= 0.6 // "tuple" in prose for visit_Tuple: likely, less sure
+			}
+			rel := r.file[FeatLexical][def.file]
+			s *= dispatchMinShare + (1-dispatchMinShare)*rel
+			r.feat[FeatDispatch][d] = max(r.feat[FeatDispatch][d], min(s, 1))
+		}
+	}
+}
+
+// testVotes turns the tests that match the task into votes for the code
+// they exercise: the definitions the best-scoring test definitions use,
+// outside tests, gain the tests' scores (relative to the best test's),
+// split among the definitions a name may mean. The tests themselves are
+// then held down by PriorTest: a test names the code at fault more
+// often than it is the code at fault.
+func (r *ranker) testVotes(ctx context.Context, e *Engine) {
+	if r.par.Weights[FeatTestVote] == 0 {
+		return
+	}
+	var voters []int32
+	for d, s := range r.score {
+		def := &r.c.defs[d]
+		if s > 0 && def.file >= 0 && r.c.files[def.file].test && def.Kind.IsCallable() {
+			voters = append(voters, int32(d))
+		}
+	}
+	if len(voters) == 0 {
+		return
+	}
+	slices.SortFunc(voters, func(a, b int32) int { return cmp.Compare(r.score[b], r.score[a]) })
+	voters = voters[:min(len(voters), testVoters)]
+	ids := make([]int64, len(voters))
+	weight := make(map[int64]float64, len(voters))
+	for i, d := range voters {
+		ids[i] = r.c.defs[d].ID
+		weight[ids[i]] = r.score[d] / r.score[voters[0]]
+	}
+	edges, err := e.ix.RefsFrom(ctx, ids)
+	if err != nil {
+		return // a refinement: without it, ranking stands
+	}
+	votes := r.feat[FeatTestVote]
+	for _, edge := range edges {
+		var targets []int32
+		for _, d := range r.c.byName[strings.ToLower(edge.Name)] {
+			def := &r.c.defs[d]
+			if def.Name == edge.Name && def.file >= 0 && !r.c.files[def.file].test && callableOrType(def.Kind) {
+				targets = append(targets, d)
+			}
+		}
+		if len(targets) == 0 || len(targets) > maxTargets {
+			continue
+		}
+		v := weight[edge.Scope] * refWeight[edge.Kind] / float64(len(targets))
+		for _, d := range targets {
+			votes[d] += v
+		}
+	}
+	scaleMax(votes)
+}
+
+// structurePrior is the factor for a definition's file beyond tests and
+// docs: vendored copies are held down (the fix is usually in the caller),
+// and so are files whose vocabulary is much broader than the median
+// file's, which match every task's common words (a module of a hundred
+// assumption keys, autodoc's __init__), unless the task names or traces
+// the file or names the definition.
+func (r *ranker) structurePrior(fi int32, named bool) float64 {
+	p := 1.0
+	if r.c.vendored[fi] {
+		p *= r.par.PriorVendor
+	}
+	if !named && r.file[FeatPath][fi] == 0 && r.file[FeatTrace][fi] == 0 {
+		p /= 1 + r.par.HubPenalty*r.c.breadth[fi]
+	}
+	return p
+}
