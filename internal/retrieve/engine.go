@@ -2,8 +2,10 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"sync"
 
@@ -52,9 +54,12 @@ func New(ix *index.Index, opts *Options) *Engine {
 }
 
 // corpus returns the in-memory view of the index at its current
-// generation, loading it if needed.
+// generation: the one in memory, else the corpus file's, else one built
+// from the index, which is then saved to the corpus file for the next
+// process. A corpus file that is stale or damaged is ignored (and
+// replaced), never misread.
 func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
-	gen, err := e.ix.Generation(ctx)
+	gen, err := e.ix.Stamp(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -63,10 +68,29 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	if e.loaded != nil && e.loaded.gen == gen {
 		return e.loaded, nil
 	}
-	c, err := loadCorpus(ctx, e.ix, e.par)
+	c, err := openCorpus(e.ix, gen, e.par)
+	if err == nil {
+		e.loaded = c
+		return c, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		e.log.DebugContext(ctx, "corpus file ignored; rebuilding it", "file", e.ix.CorpusPath(), "err", err)
+	}
+	c, err = loadCorpus(ctx, e.ix, e.par)
 	if err != nil {
 		return nil, fmt.Errorf("load index for retrieval: %w", err)
 	}
+	if err := saveCorpus(e.ix, c); err != nil {
+		e.log.WarnContext(ctx, "could not save the corpus file; the next process rebuilds it", "err", err)
+	}
 	e.loaded = c
 	return c, nil
+}
+
+// Warm loads the corpus of the index as it is now, and saves the corpus
+// file if it was stale, so that the next query (in this process or
+// another) does not pay for it.
+func (e *Engine) Warm(ctx context.Context) error {
+	_, err := e.corpus(ctx)
+	return err
 }
