@@ -15,7 +15,9 @@ An index is one SQLite database, index.db, in the index directory
 (<root>/.winnow by default, which also gets a .gitignore of its own),
 next to a lock file. SQLite runs in WAL mode, so any number of
 processes read while one writes, and readers never see a half-written
-update.
+update. Every update also refreshes the git history file, history, of
+package history (HistoryFile; history.go), which is a ranking signal
+and not part of the index: failing to read git costs a warning only.
 
 	meta(key, value)          symbols, refs: running totals;
 	                          generation: bumped by every update;
