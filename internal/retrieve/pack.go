@@ -40,7 +40,7 @@ type Card struct {
 	EndLine   int            `json:"end_line"`
 	Detail    Detail         `json:"detail"`
 	Text      string         `json:"text"`
-	Tokens    int            `json:"tokens"`
+	Tokens    int            `json:"tokens"`         // as sized while packing (see Options.Counter); Pack.Tokens is the count that fits
 	Rank      int            `json:"rank,omitempty"` // position of the definition in the ranking, from 1
 	Note      string         `json:"note,omitempty"` // why the card is here, for tests and callers
 	// Contains names the definitions whose whole source a full card
@@ -65,7 +65,7 @@ type Pack struct {
 	Task     string        `json:"task"`
 	Intent   intent.Result `json:"intent"`
 	Budget   int           `json:"budget"`
-	Tokens   int           `json:"tokens"`
+	Tokens   int           `json:"tokens"` // the rendered pack's, counted exactly: at most Budget
 	Sections []SectionPack `json:"sections"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	Ranking  *Ranking      `json:"ranking,omitempty"`
@@ -133,7 +133,8 @@ func (e *Engine) Pack(ctx context.Context, r *Ranking, req Request) (*Pack, erro
 	if r.c == nil {
 		return nil, errors.New("pack: the ranking was not made by Rank")
 	}
-	p := &packer{e: e, c: r.c, r: r, format: req.Format, counter: e.tokenCounter()}
+	p := &packer{e: e, c: r.c, r: r, format: req.Format}
+	p.counter, p.sizer = e.tokenCounters()
 	pack, err := p.pack(ctx, req)
 	if err != nil {
 		return nil, err
@@ -146,15 +147,24 @@ func (e *Engine) Pack(ctx context.Context, r *Ranking, req Request) (*Pack, erro
 	return pack, nil
 }
 
-func (e *Engine) tokenCounter() tokens.Counter {
+// tokenCounters returns the counter that decides whether a pack fits
+// and the one that sizes its candidate cards. Exact o200k counting runs
+// at a few MB/s, and a pack weighs several times its own text in
+// candidates (every section's cards, the full and standard variants of
+// the leaders) to choose from, so by default cards are sized with the
+// estimator (within a few percent on code) and only the rendered pack is
+// counted exactly: enforce drops cards until that count fits. A Counter
+// given in Options does both.
+func (e *Engine) tokenCounters() (exact, sizer tokens.Counter) {
 	if e.counter != nil {
-		return e.counter
+		return e.counter, e.counter
 	}
+	est := tokens.NewEstimator(tokens.O200k)
 	c, err := tokens.Exact(tokens.O200k)
 	if err != nil {
-		return tokens.NewEstimator(tokens.O200k)
+		return est, est
 	}
-	return c
+	return c, est
 }
 
 // packer builds one Pack.
@@ -163,14 +173,16 @@ type packer struct {
 	c       *corpus
 	r       *Ranking
 	format  Format
-	counter tokens.Counter
+	counter tokens.Counter // decides what fits: the rendered pack
+	sizer   tokens.Counter // sizes cards and the frame while packing
 	sources map[string][]byte
 	syms    map[int64]symbol.Symbol // full details of the ranked definitions
 }
 
-// count is the number of tokens a card takes as rendered.
+// count is the number of tokens a card takes as rendered, as the sizer
+// counts them.
 func (p *packer) count(c Card) int {
-	return p.counter.Count(renderCard(p.format, c))
+	return p.sizer.Count(renderCard(p.format, c))
 }
 
 func (p *packer) pack(ctx context.Context, req Request) (*Pack, error) {
@@ -236,18 +248,36 @@ var dropOrder = []intent.Section{intent.Callers, intent.Tests, intent.Imports, i
 // can merge differently than counted apart, and drops cards from the end
 // of the least central sections until it fits. Pack.Tokens is that
 // count.
+// Cards sized by an estimate can overshoot by more than one card: as
+// many are dropped as the excess calls for, their sizes scaled by how
+// far the sizer was off on the whole pack, before counting again.
 func (p *packer) enforce(pack *Pack) {
 	for {
 		pack.Tokens = p.counter.Count(pack.render(p.format, false))
-		if pack.Tokens <= pack.Budget || !dropLast(pack) {
+		over := pack.Tokens - pack.Budget
+		if over <= 0 {
 			return
+		}
+		sized := 0
+		for _, sp := range pack.Sections {
+			for _, c := range sp.Cards {
+				sized += c.Tokens
+			}
+		}
+		scale := float64(pack.Tokens) / float64(max(sized, 1))
+		for over > 0 {
+			dropped, ok := dropLast(pack)
+			if !ok {
+				break
+			}
+			over -= max(int(float64(dropped)*scale), 1)
 		}
 	}
 }
 
 // dropLast removes the last card of the least central section that has
-// one, reporting false when there is none.
-func dropLast(pack *Pack) bool {
+// one and returns its tokens, reporting false when there is none.
+func dropLast(pack *Pack) (int, bool) {
 	for _, s := range dropOrder {
 		for i := range pack.Sections {
 			sp := &pack.Sections[i]
@@ -260,10 +290,10 @@ func dropLast(pack *Pack) bool {
 			if len(sp.Cards) == 0 {
 				pack.Sections = append(pack.Sections[:i], pack.Sections[i+1:]...)
 			}
-			return true
+			return last.Tokens, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 func (p *packer) titleOf(pack *Pack) string {
@@ -281,7 +311,7 @@ func (p *packer) frameTokens(pack *Pack, cands [intent.NumSections][]Card) int {
 			frame.Sections = append(frame.Sections, SectionPack{Section: s, Name: s.String()})
 		}
 	}
-	return p.counter.Count(frame.render(p.format, false))
+	return p.sizer.Count(frame.render(p.format, false))
 }
 
 // fill takes cards in order while they fit.

@@ -205,3 +205,67 @@ func TestEmptyRepository(t *testing.T) {
 		t.Errorf("an empty repository gives an empty pack: %+v", pack)
 	}
 }
+
+// recordingCounter counts exactly and remembers how much text it was
+// given.
+type recordingCounter struct {
+	tokens.Counter
+	calls, bytes int
+}
+
+func (c *recordingCounter) Count(s string) int {
+	c.calls++
+	c.bytes += len(s)
+	return c.Counter.Count(s)
+}
+
+// scaledCounter sizes cards at a fraction of the estimate: a sizer far
+// off the exact count, as on text the estimator reads badly.
+type scaledCounter struct{ f float64 }
+
+func (c scaledCounter) Count(s string) int {
+	return int(c.f * float64(tokens.NewEstimator(tokens.O200k).Count(s)))
+}
+
+// TestPackCountsExactlyOnlyWhatFits: cards are sized by the sizer, and
+// the exact counter sees only the empty frame and the rendered pack, so
+// it reads a few times the pack's text rather than every candidate's.
+// However far off the sizer is, the pack fits by the exact count, which
+// is its Tokens.
+func TestPackCountsExactlyOnlyWhatFits(t *testing.T) {
+	e, _ := e2eEngine(t)
+	exact, err := tokens.Exact(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range loadE2EQueries(t) {
+		r, err := e.Rank(t.Context(), q.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []float64{0.5, 1, 1.5} {
+			const budget = 2000
+			rec := &recordingCounter{Counter: exact}
+			p := &packer{e: e, c: r.c, r: r, format: XML, counter: rec, sizer: scaledCounter{f}}
+			pack, err := p.pack(t.Context(), Request{Task: q.text, Budget: budget, Format: XML})
+			if err != nil {
+				t.Fatalf("%s, sizer ×%.1f: %v", q.id, f, err)
+			}
+			var b strings.Builder
+			if err := pack.Render(&b, XML); err != nil {
+				t.Fatal(err)
+			}
+			if got := exact.Count(b.String()); got != pack.Tokens || got > budget {
+				t.Errorf("%s, sizer ×%.1f: rendered %d tokens, pack says %d, budget %d", q.id, f, got, pack.Tokens, budget)
+			}
+			// The empty pack, then the pack once, or again after dropping
+			// cards the sizer undercounted.
+			if rec.calls > 4 {
+				t.Errorf("%s, sizer ×%.1f: the exact counter read %d texts, %d bytes, for a pack of %d bytes", q.id, f, rec.calls, rec.bytes, b.Len())
+			}
+			if fill := float64(pack.Tokens) / budget; len(r.Defs) > 20 && (f == 1 && fill < 0.9 || fill < 0.6) {
+				t.Errorf("%s, sizer ×%.1f: the pack holds %d of %d tokens with candidates to spare", q.id, f, pack.Tokens, budget)
+			}
+		}
+	}
+}
