@@ -10,8 +10,12 @@ import (
 )
 
 // historyHits is how many commits whose messages best match the task
-// vote for the files they changed.
-const historyHits = 20
+// vote for the files they changed. On the localization dev set (weight
+// 1.0) 10 scored best by file Acc@5 + function Acc@10 + half file Acc@1:
+// 5 lost 6 points, 20 and 50 lost 3 (the extra commits match on common
+// words and spread the vote); spreading a commit's score over n rather
+// than √n files lost 1.
+const historyHits = 10
 
 // history scores files by the commits whose messages resemble the task
 // (package history): each of the best historyHits commits gives the

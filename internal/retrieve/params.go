@@ -74,7 +74,7 @@ var DefaultParams = Params{
 		FeatFile:     0.8,
 		FeatGraph:    0.4,
 		FeatPhrase:   1.0,
-		FeatHistory:  0.5,
+		FeatHistory:  1.0,
 		FeatDispatch: 1.0,
 		FeatTestVote: 0.5,
 	},
