@@ -38,10 +38,10 @@ func historyRepo(t *testing.T) string {
 		git("add", p)
 	}
 	git("init", "-q", "-b", "main")
-	write("billing/ledger.py", "def close_period(entries):\n    \"\"\"Sum the entries of a period.\"\"\"\n    return sum(e.amount for e in entries)\n")
+	write("billing/ledger.py", "def close_totals(entries):\n    \"\"\"Sum the entries of a period.\"\"\"\n    return sum(e.amount for e in entries)\n")
 	write("reports/totals.py", "def report_totals(rows):\n    \"\"\"Totals of a report, per month.\"\"\"\n    return [r.total for r in rows]\n")
 	git("commit", "-q", "-m", "Initial import")
-	write("billing/ledger.py", "def close_period(entries):\n    \"\"\"Sum the entries of a period.\"\"\"\n    return sum(e.amount for e in entries if e.day <= 29)\n")
+	write("billing/ledger.py", "def close_totals(entries):\n    \"\"\"Sum the entries of a period.\"\"\"\n    return sum(e.amount for e in entries if e.day <= 29)\n")
 	git("commit", "-q", "-m", "Fix monthly totals in leap years\n\nFebruary lost a day.")
 	write("reports/totals.py", "def report_totals(rows):\n    \"\"\"Totals of a report, per month, rounded.\"\"\"\n    return [round(r.total) for r in rows]\n")
 	git("commit", "-q", "-m", "Round the report")
@@ -81,8 +81,8 @@ func TestHistoryLiftsFilesOfMatchingCommits(t *testing.T) {
 		t.Fatalf("without history the words favour %s; the test needs reports/totals.py to lead", without)
 	}
 	with, share := rank(historyEngine(t, repo, DefaultParams.Weights[FeatHistory]))
-	if with != "billing/ledger.py:close_period" || share <= 0 {
-		t.Errorf("with history: top %s (history share %.2f), want billing/ledger.py:close_period, lifted by the leap-year fix", with, share)
+	if with != "billing/ledger.py:close_totals" || share <= 0 {
+		t.Errorf("with history: top %s (history share %.2f), want billing/ledger.py:close_totals, lifted by the leap-year fix", with, share)
 	}
 
 	// The same files without .git have no history: the feature is silent.
