@@ -37,6 +37,8 @@ type parsed struct {
 	// classWords are the words that may name a class, by lower case,
 	// for methods that dispatch on a class name (structural.go).
 	classWords map[string]classWord
+	// uses are the names the task's code uses (issuecode.go).
+	uses []codeUse
 }
 
 // A classWord is a word of the task as written and how likely it names
@@ -130,6 +132,12 @@ func parseQuery(text string) *parsed {
 		prose = re.ReplaceAllString(prose, " ")
 	}
 	q.addReceiverCalls(text)
+	q.uses = parseCodeUses(codeOf(text))
+	for i, u := range q.uses {
+		if containsWord(title, u.name) {
+			q.uses[i].weight *= weightTitleMention // the call the issue is about
+		}
+	}
 	q.prose = prose
 	addTerms(prose, weightTextTerm)
 	q.addIdents(prose, false)

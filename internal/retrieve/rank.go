@@ -27,10 +27,11 @@ const (
 	FeatHistory                 // commits whose messages match the task changed its file (history.go)
 	FeatDispatch                // its name dispatches on a class the task names (_print_Sum for Sum)
 	FeatTestVote                // tests that match the task use it
+	FeatCode                    // the task's code calls it, or what it calls calls it (issuecode.go, codeuse.go)
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -112,6 +113,7 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.traces()
 	r.history(e.history())
 	r.dispatch()
+	r.code(ctx, e)
 	r.combine()
 	r.testVotes(ctx, e)
 	r.combine()
