@@ -57,7 +57,8 @@ built on first use and brought up to date before each query.`,
 				return usageError{err}
 			}
 			return a.withIndex(cmd, &f, ".", func(ix *index.Index) error {
-				eng := retrieve.New(ix, &retrieve.Options{Logger: a.logger()})
+				// One query, then exit: the corpus file is mapped, not read.
+				eng := retrieve.New(ix, &retrieve.Options{Logger: a.logger(), MapCorpus: true})
 				pack, err := eng.Context(cmd.Context(), retrieve.Request{Task: task, Budget: budget, Format: form, Explain: explain})
 				if err != nil {
 					return err

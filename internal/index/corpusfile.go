@@ -50,7 +50,12 @@ type CorpusKey struct {
 
 // EncodeCorpus lays out sections in the container.
 func EncodeCorpus(key CorpusKey, sections [][]byte) []byte {
-	buf := []byte(corpusMagic)
+	size := len(corpusMagic) + 16 + len(key.Layout) + len(key.Generation) + 16*len(sections) + len(corpusTrailer) + 16
+	for _, s := range sections {
+		size += len(s) + 8
+	}
+	buf := make([]byte, 0, size)
+	buf = append(buf, corpusMagic...)
 	buf = binary.LittleEndian.AppendUint32(buf, corpusVersion)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(sections)))
 	buf = appendString(buf, key.Layout)
@@ -85,8 +90,11 @@ func pad8(buf []byte) []byte {
 
 // DecodeCorpus checks a container and returns its sections, which alias
 // buf. A container that is damaged in any way is ErrCorpusDamaged; one
-// of another key is ErrCorpusStale. Nothing is trusted before the
-// checksum holds, and every length is checked against buf.
+// of another key is ErrCorpusStale. The key in the header is compared
+// before the checksum is computed, so a stale file is told from the
+// header alone (a damaged header reads as stale or damaged: either way
+// the file is rebuilt); nothing else is trusted before the checksum
+// holds, and every length is checked against buf.
 func DecodeCorpus(buf []byte, want CorpusKey) ([][]byte, error) {
 	if len(buf) < len(corpusMagic)+8 || string(buf[:len(corpusMagic)]) != corpusMagic {
 		return nil, fmt.Errorf("%w: not a corpus file", ErrCorpusDamaged)
@@ -98,10 +106,10 @@ func DecodeCorpus(buf []byte, want CorpusKey) ([][]byte, error) {
 	if end < len(corpusTrailer) || string(buf[end-len(corpusTrailer):end]) != corpusTrailer {
 		return nil, fmt.Errorf("%w: truncated", ErrCorpusDamaged)
 	}
-	if crc32.Checksum(buf[:end], castagnoli) != binary.LittleEndian.Uint32(buf[end:]) {
-		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorpusDamaged)
-	}
 	body := buf[:end-len(corpusTrailer)]
+	if len(body) < len(corpusMagic)+8 {
+		return nil, fmt.Errorf("%w: bad header", ErrCorpusDamaged)
+	}
 	r := body[len(corpusMagic)+4:]
 	n := binary.LittleEndian.Uint32(r)
 	r = r[4:]
@@ -112,6 +120,9 @@ func DecodeCorpus(buf []byte, want CorpusKey) ([][]byte, error) {
 	}
 	if layout != want.Layout || gen != want.Generation {
 		return nil, fmt.Errorf("%w: made for layout %q at generation %q, the index is at %q (layout %q)", ErrCorpusStale, layout, gen, want.Generation, want.Layout)
+	}
+	if crc32.Checksum(buf[:end], castagnoli) != binary.LittleEndian.Uint32(buf[end:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorpusDamaged)
 	}
 	table := len(body) - len(r)
 	table += (8 - table%8) % 8
@@ -145,6 +156,23 @@ func cutString(r []byte) (string, []byte, bool) {
 // (see DecodeCorpus). A missing file is an error matching os.ErrNotExist.
 func (ix *Index) ReadCorpus(want CorpusKey) ([][]byte, error) {
 	buf, err := os.ReadFile(ix.CorpusPath())
+	if err != nil {
+		return nil, err
+	}
+	return DecodeCorpus(buf, want)
+}
+
+// MapCorpus is ReadCorpus with the file mapped into memory rather than
+// read: nothing is copied, and the pages are the page cache's. The
+// mapping is never undone, since the sections (and whatever a reader
+// made of them, strings included) alias it, and it keeps the file's
+// data alive after a newer file replaces it: it is for processes that
+// open one corpus and exit, like one winnow context. Writers replace the
+// file by renaming (WriteCorpus), never rewrite it in place, so a mapped
+// file does not change under its reader. Where mapping is not available
+// the file is read.
+func (ix *Index) MapCorpus(want CorpusKey) ([][]byte, error) {
+	buf, err := mapFile(ix.CorpusPath())
 	if err != nil {
 		return nil, err
 	}

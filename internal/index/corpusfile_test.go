@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"errors"
+	"os"
 	"testing"
 )
 
@@ -52,5 +53,40 @@ func TestCorpusContainer(t *testing.T) {
 	}
 	if _, err := DecodeCorpus(file, CorpusKey{Layout: "test/2", Generation: "abc/7"}); !errors.Is(err, ErrCorpusStale) {
 		t.Fatalf("another layout: %v, want stale", err)
+	}
+}
+
+// TestCorpusStaleFromHeader: a file of another generation is told stale
+// from its header, before its checksum is computed, so a damaged body
+// does not change the verdict; and a file mapped into memory decodes as
+// one read.
+func TestCorpusStaleFromHeader(t *testing.T) {
+	key := CorpusKey{Layout: "test/1", Generation: "abc/7"}
+	file := EncodeCorpus(key, [][]byte{bytes.Repeat([]byte{7}, 4096)})
+	file[len(file)/2] ^= 1
+	if _, err := DecodeCorpus(file, CorpusKey{Layout: "test/1", Generation: "abc/8"}); !errors.Is(err, ErrCorpusStale) {
+		t.Fatalf("another generation with a damaged body: %v, want stale", err)
+	}
+	if _, err := DecodeCorpus(file, key); !errors.Is(err, ErrCorpusDamaged) {
+		t.Fatalf("this generation with a damaged body: %v, want damaged", err)
+	}
+
+	ix := &Index{dir: t.TempDir()}
+	want := [][]byte{[]byte("hello"), bytes.Repeat([]byte{9}, 1<<16)}
+	if err := ix.WriteCorpus(key, want); err != nil {
+		t.Fatal(err)
+	}
+	for name, read := range map[string]func(CorpusKey) ([][]byte, error){"read": ix.ReadCorpus, "mapped": ix.MapCorpus} {
+		got, err := read(key)
+		if err != nil || len(got) != 2 || !bytes.Equal(got[0], want[0]) || !bytes.Equal(got[1], want[1]) {
+			t.Errorf("%s: %d sections, %v", name, len(got), err)
+		}
+	}
+	if _, err := ix.MapCorpus(CorpusKey{Layout: "test/1", Generation: "abc/9"}); !errors.Is(err, ErrCorpusStale) {
+		t.Errorf("mapped, another generation: %v, want stale", err)
+	}
+	os.Remove(ix.CorpusPath())
+	if _, err := ix.MapCorpus(key); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("mapped, no file: %v, want not exist", err)
 	}
 }

@@ -369,9 +369,14 @@ func (r *sectionReader) strings() []string {
 	return ss
 }
 
-// openCorpus reads the index's corpus file for the index at stamp gen.
-func openCorpus(ix *index.Index, gen string, par Params) (*corpus, error) {
-	sections, err := ix.ReadCorpus(index.CorpusKey{Layout: corpusLayout, Generation: gen})
+// openCorpus reads the index's corpus file for the index at stamp gen,
+// or maps it (see index.MapCorpus).
+func openCorpus(ix *index.Index, gen string, par Params, mapped bool) (*corpus, error) {
+	read := ix.ReadCorpus
+	if mapped {
+		read = ix.MapCorpus
+	}
+	sections, err := read(index.CorpusKey{Layout: corpusLayout, Generation: gen})
 	if err != nil {
 		return nil, err
 	}

@@ -48,11 +48,13 @@ func TestCorpusFileRoundTrip(t *testing.T) {
 	if err := saveCorpus(ix, built); err != nil {
 		t.Fatal(err)
 	}
-	read, err := openCorpus(ix, built.gen, DefaultParams)
-	if err != nil {
-		t.Fatal(err)
+	for _, mapped := range []bool{false, true} {
+		read, err := openCorpus(ix, built.gen, DefaultParams, mapped)
+		if err != nil {
+			t.Fatalf("mapped %v: %v", mapped, err)
+		}
+		sameCorpus(t, built, read)
 	}
-	sameCorpus(t, built, read)
 
 	// The file does not depend on Params: other weights apply on opening.
 	par := DefaultParams
@@ -63,7 +65,7 @@ func TestCorpusFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reread, err := openCorpus(ix, built.gen, par)
+	reread, err := openCorpus(ix, built.gen, par, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,17 +155,19 @@ func TestCorpusFileRejected(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.spoil(t, ix, file)
-			if _, err := openCorpus(ix, gen, DefaultParams); !errors.Is(err, tc.want) {
-				t.Fatalf("openCorpus = %v, want %v", err, tc.want)
+			for _, mapped := range []bool{false, true} {
+				if _, err := openCorpus(ix, gen, DefaultParams, mapped); !errors.Is(err, tc.want) {
+					t.Fatalf("openCorpus (mapped %v) = %v, want %v", mapped, err, tc.want)
+				}
 			}
-			got, err := New(ix, nil).Context(t.Context(), Request{Task: "parse the Retry-After header"})
+			got, err := New(ix, &Options{MapCorpus: true}).Context(t.Context(), Request{Task: "parse the Retry-After header"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if d := cmp.Diff(render(t, want), render(t, got)); d != "" {
 				t.Errorf("answer from a rebuilt corpus differs (-want +got):\n%s", d)
 			}
-			if _, err := openCorpus(ix, gen, DefaultParams); err != nil {
+			if _, err := openCorpus(ix, gen, DefaultParams, false); err != nil {
 				t.Errorf("the corpus file was not rebuilt: %v", err)
 			}
 		})
@@ -200,7 +204,7 @@ func TestCorpusFileFollowsUpdates(t *testing.T) {
 	if before == after {
 		t.Fatalf("stamp %q did not change with the update", after)
 	}
-	if _, err := openCorpus(ix, after, DefaultParams); !errors.Is(err, index.ErrCorpusStale) {
+	if _, err := openCorpus(ix, after, DefaultParams, false); !errors.Is(err, index.ErrCorpusStale) {
 		t.Fatalf("corpus file after the update: %v, want stale", err)
 	}
 	pack, err := New(ix, nil).Context(t.Context(), Request{Task: "beta_handler"})
@@ -210,7 +214,7 @@ func TestCorpusFileFollowsUpdates(t *testing.T) {
 	if cards, _ := pack.Cards(); cards == 0 {
 		t.Fatal("the new definition was not found")
 	}
-	c, err := openCorpus(ix, after, DefaultParams)
+	c, err := openCorpus(ix, after, DefaultParams, false)
 	if err != nil {
 		t.Fatalf("corpus file not rewritten: %v", err)
 	}

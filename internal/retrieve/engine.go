@@ -21,6 +21,10 @@ type Options struct {
 	Counter tokens.Counter
 	// Logger receives debug events; nil discards them.
 	Logger *slog.Logger
+	// MapCorpus maps the corpus file into memory instead of reading it
+	// (index.MapCorpus): quicker to open, but every mapping lasts as
+	// long as the process. For processes that answer and exit.
+	MapCorpus bool
 }
 
 // An Engine answers tasks from one index. It keeps an in-memory view of
@@ -32,6 +36,7 @@ type Engine struct {
 	par     Params
 	counter tokens.Counter
 	log     *slog.Logger
+	mapped  bool
 
 	mu     sync.Mutex
 	loaded *corpus
@@ -46,6 +51,7 @@ func New(ix *index.Index, opts *Options) *Engine {
 			e.par = *opts.Params
 		}
 		e.counter = opts.Counter
+		e.mapped = opts.MapCorpus
 		if opts.Logger != nil {
 			e.log = opts.Logger
 		}
@@ -68,7 +74,7 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	if e.loaded != nil && e.loaded.gen == gen {
 		return e.loaded, nil
 	}
-	c, err := openCorpus(e.ix, gen, e.par)
+	c, err := openCorpus(e.ix, gen, e.par, e.mapped)
 	if err == nil {
 		e.loaded = c
 		return c, nil
