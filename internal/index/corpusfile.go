@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -160,6 +161,27 @@ func (ix *Index) ReadCorpus(want CorpusKey) ([][]byte, error) {
 		return nil, err
 	}
 	return DecodeCorpus(buf, want)
+}
+
+// CorpusCurrent reports whether the corpus file's header names want,
+// reading the header alone: a writer that finds it current has nothing
+// to write. A file that is current by its header may still be damaged;
+// its reader finds out, and rebuilds it.
+func (ix *Index) CorpusCurrent(want CorpusKey) bool {
+	f, err := os.Open(ix.CorpusPath())
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 32+len(want.Layout)+len(want.Generation))
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if n < len(corpusMagic)+8 || string(head[:len(corpusMagic)]) != corpusMagic || binary.LittleEndian.Uint32(head[len(corpusMagic):]) != corpusVersion {
+		return false
+	}
+	layout, r, ok := cutString(head[len(corpusMagic)+8:])
+	gen, _, ok2 := cutString(r)
+	return ok && ok2 && layout == want.Layout && gen == want.Generation
 }
 
 // MapCorpus is ReadCorpus with the file mapped into memory rather than

@@ -93,6 +93,34 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	return c, nil
 }
 
+// SaveCorpus brings the index's corpus file up to date: unless its
+// header already names the index as it is now, the corpus is built from
+// the index (or taken from memory) and written, so that the next query,
+// in any process, opens it instead of building it. It reports whether it
+// wrote the file. winnow index and the watchers call it after updating.
+func (e *Engine) SaveCorpus(ctx context.Context) (bool, error) {
+	gen, err := e.ix.Stamp(ctx)
+	if err != nil {
+		return false, err
+	}
+	if e.ix.CorpusCurrent(index.CorpusKey{Layout: corpusLayout, Generation: gen}) {
+		return false, nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c := e.loaded
+	if c == nil || c.gen != gen {
+		if c, err = loadCorpus(ctx, e.ix, e.par); err != nil {
+			return false, fmt.Errorf("load index for retrieval: %w", err)
+		}
+		e.loaded = c
+	}
+	if err := saveCorpus(e.ix, c); err != nil {
+		return false, fmt.Errorf("save the corpus file: %w", err)
+	}
+	return true, nil
+}
+
 // Warm loads the corpus of the index as it is now, and saves the corpus
 // file if it was stale, so that the next query (in this process or
 // another) does not pay for it.
