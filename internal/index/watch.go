@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,19 @@ type WatchOptions struct {
 	// Ready, if set, is closed once every directory is watched: changes
 	// after that are seen.
 	Ready chan<- struct{}
+	// Flush, if set, takes requests to index what has changed so far at
+	// once, without waiting for the tree to be quiet: Watch closes each
+	// request's channel when those changes are indexed (and OnUpdate has
+	// returned), or at once when there are none. A server calls it before
+	// answering, so an edit made just before a question is in the answer.
+	// While polling, requests are closed at once: the next rescan is at
+	// most Poll away.
+	Flush <-chan chan struct{}
 }
+
+// ErrNoWatch is the error OnUpdate is given when the system cannot watch
+// every directory of the tree and Watch rescans it every Poll instead.
+var ErrNoWatch = errors.New("cannot watch every directory")
 
 // Watch keeps the index current until ctx is done. It watches every
 // directory of the tree that is not skipped (fsnotify is not recursive),
@@ -60,6 +73,40 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 	var first time.Time
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	// note records one event; an error means the watches ran out.
+	note := func(ev fsnotify.Event) error {
+		rel, ok := ix.watchedRel(ev.Name)
+		if !ok {
+			return nil
+		}
+		if ev.Has(fsnotify.Create) {
+			if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+				if err := ix.watchTree(ctx, w, ev.Name); err != nil && isWatchLimit(err) {
+					return err
+				}
+				full = true
+			}
+		}
+		if filepath.Base(rel) == ".gitignore" {
+			full = true
+		}
+		pending[rel] = true
+		if first.IsZero() {
+			first = time.Now()
+		}
+		timer.Reset(min(opts.Debounce, time.Until(first.Add(opts.MaxDelay))))
+		return nil
+	}
+	apply := func() {
+		timer.Stop()
+		paths := slices.Sorted(maps.Keys(pending))
+		clear(pending)
+		first = time.Time{}
+		if len(paths) > 0 || full {
+			ix.applyBatch(ctx, paths, full, opts.OnUpdate)
+		}
+		full = false
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -72,38 +119,26 @@ func (ix *Index) Watch(ctx context.Context, opts WatchOptions) error {
 			}
 			opts.OnUpdate(nil, fmt.Errorf("watch: %w", err))
 		case ev := <-w.Events:
-			rel, ok := ix.watchedRel(ev.Name)
-			if !ok {
-				continue
+			if err := note(ev); err != nil {
+				return ix.poll(ctx, opts, err)
 			}
-			if ev.Has(fsnotify.Create) {
-				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
-					if err := ix.watchTree(ctx, w, ev.Name); err != nil && isWatchLimit(err) {
+		case <-timer.C:
+			apply()
+		case done := <-opts.Flush:
+			// Events the kernel has queued already belong to the batch.
+			for drained := false; !drained; {
+				select {
+				case ev := <-w.Events:
+					if err := note(ev); err != nil {
+						close(done)
 						return ix.poll(ctx, opts, err)
 					}
-					full = true
+				default:
+					drained = true
 				}
 			}
-			if filepath.Base(rel) == ".gitignore" {
-				full = true
-			}
-			pending[rel] = true
-			if first.IsZero() {
-				first = time.Now()
-			}
-			timer.Reset(min(opts.Debounce, time.Until(first.Add(opts.MaxDelay))))
-		case <-timer.C:
-			paths := slices.Sorted(func(yield func(string) bool) {
-				for p := range pending {
-					if !yield(p) {
-						return
-					}
-				}
-			})
-			clear(pending)
-			first = time.Time{}
-			ix.applyBatch(ctx, paths, full, opts.OnUpdate)
-			full = false
+			apply()
+			close(done)
 		}
 	}
 }
@@ -192,7 +227,7 @@ func isWatchLimit(err error) bool {
 
 // poll is Watch's fallback: a full update every opts.Poll.
 func (ix *Index) poll(ctx context.Context, opts WatchOptions, why error) error {
-	opts.OnUpdate(nil, fmt.Errorf("cannot watch every directory (%v); rescanning every %s instead", why, opts.Poll))
+	opts.OnUpdate(nil, fmt.Errorf("%w (%v); rescanning every %s instead", ErrNoWatch, why, opts.Poll))
 	if opts.Ready != nil {
 		close(opts.Ready)
 	}
@@ -202,6 +237,8 @@ func (ix *Index) poll(ctx context.Context, opts WatchOptions, why error) error {
 		select {
 		case <-ctx.Done():
 			return nil
+		case done := <-opts.Flush:
+			close(done)
 		case <-t.C:
 			st, err := ix.Update(ctx, nil)
 			if ctx.Err() != nil {

@@ -80,3 +80,70 @@ func (ix *Index) watchedRelOK(name string) bool {
 	_, ok := ix.watchedRel(name)
 	return ok
 }
+
+// TestWatchFlush: a flush request indexes what changed at once, however
+// long the debounce, and is answered once it is indexed; with nothing
+// pending it is answered at once.
+func TestWatchFlush(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.py": "def a(): pass\n"})
+	ix := openIndex(t, Options{Root: root})
+	update(t, ix)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	ready := make(chan struct{})
+	flush := make(chan chan struct{})
+	batches := 0
+	done := make(chan error, 1)
+	go func() {
+		done <- ix.Watch(ctx, WatchOptions{
+			Debounce: time.Hour, MaxDelay: time.Hour, // only a flush indexes
+			Ready: ready,
+			Flush: flush,
+			OnUpdate: func(st *Stats, err error) {
+				if err != nil {
+					t.Errorf("watch update: %v", err)
+				}
+				batches++
+			},
+		})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Watch returned %v", err)
+		}
+	}()
+	<-ready
+	ask := func() {
+		t.Helper()
+		req := make(chan struct{})
+		flush <- req
+		<-req
+	}
+
+	ask()
+	if batches != 0 {
+		t.Errorf("a flush with nothing pending indexed %d batches", batches)
+	}
+	writeTree(t, root, map[string]string{"b.py": "def flushed_in(): pass\n"})
+	// The event may still be on its way from the kernel when the first
+	// request lands; without flushes it would wait an hour.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ask()
+		syms, err := ix.Lookup(t.Context(), "flushed_in", LookupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(syms) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("flushes never indexed b.py (%d batches)", batches)
+		}
+	}
+	if batches != 1 {
+		t.Errorf("one new file took %d batches", batches)
+	}
+}
