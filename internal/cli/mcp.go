@@ -155,6 +155,9 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 			}
 		}()
 		defer func() { cancel(); <-updated }() // before the index closes
+		watched := make(chan struct{})
+		go func() { defer close(watched); srv.Watch(updateCtx) }() // then tool calls ask the watcher, not the tree
+		defer func() { cancel(); <-watched }()
 	}
 	stop, err := a.startGateway(ctx, srv.MCP(), user)
 	if err != nil {

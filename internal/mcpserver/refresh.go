@@ -2,31 +2,66 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/index"
 )
 
-// A refresher brings the index up to date before tools answer, at most
-// once per interval. One update runs at a time; calls that arrive during
-// it wait for it rather than starting another.
+// A refresher brings the index up to date before tools answer. While a
+// watcher runs (Server.Watch), that is asking it to index what changed
+// so far, which costs nothing when nothing did; otherwise it is a rescan
+// of the tree at most once per interval. One update runs at a time;
+// calls that arrive during it wait for it rather than starting another.
+// After each update the engine loads the new corpus and writes its file
+// (warm), so the next call answers at once.
 type refresher struct {
 	ix    *index.Index
 	every time.Duration // negative: only when asked with now
 	log   *slog.Logger
+	warm  func(context.Context) error
 
 	sem  chan struct{} // capacity 1: held while checking or updating
 	last time.Time     // when the last update attempt ended; guarded by sem
+
+	watch atomic.Pointer[watching] // the running watcher, if any
 }
 
-// ensure updates the index unless an update ended less than the interval
-// ago, and waits for an update in progress in any case. It returns "" or
-// a note for the agent saying the answer may be stale: a failed update
+// watching is a running watcher as the refresher sees it.
+type watching struct {
+	flush   chan chan struct{}
+	stopped chan struct{} // closed when the watcher stops
+
+	mu  sync.Mutex
+	err error // of the last batch
+}
+
+func (w *watching) setErr(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.err = err
+}
+
+func (w *watching) lastErr() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// ensure brings the index up to date: through the watcher when one
+// runs, else by an update unless one ended less than the interval ago;
+// and waits for an update in progress in any case. It returns "" or a
+// note for the agent saying the answer may be stale: a failed update
 // does not fail the call. If ctx ends while it waits, it returns at once
 // and the call answers from the index as it is.
 func (r *refresher) ensure(ctx context.Context) string {
+	if w := r.watch.Load(); w != nil {
+		return r.flush(ctx, w)
+	}
 	if !r.acquire(ctx) {
 		return ""
 	}
@@ -35,9 +70,34 @@ func (r *refresher) ensure(ctx context.Context) string {
 		return ""
 	}
 	if _, err := r.update(ctx); err != nil && ctx.Err() == nil {
-		return fmt.Sprintf("Note: the index could not be brought up to date (%v); this answer reflects the repository as last indexed.", err)
+		return staleNote(err)
 	}
 	return ""
+}
+
+// flush has the watcher index what changed so far and waits for it.
+func (r *refresher) flush(ctx context.Context, w *watching) string {
+	done := make(chan struct{})
+	select {
+	case w.flush <- done:
+	case <-w.stopped:
+		return ""
+	case <-ctx.Done():
+		return ""
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ""
+	}
+	if err := w.lastErr(); err != nil {
+		return staleNote(err)
+	}
+	return ""
+}
+
+func staleNote(err error) string {
+	return fmt.Sprintf("Note: the index could not be brought up to date (%v); this answer reflects the repository as last indexed.", err)
 }
 
 // now updates the index at once, whatever the interval.
@@ -60,7 +120,8 @@ func (r *refresher) acquire(ctx context.Context) bool {
 
 func (r *refresher) release() { <-r.sem }
 
-// update runs one index update; the caller holds sem.
+// update runs one index update and warms the engine; the caller holds
+// sem.
 func (r *refresher) update(ctx context.Context) (*index.Stats, error) {
 	st, err := r.ix.Update(ctx, nil)
 	r.last = time.Now() // a failing update is retried after the interval, not on every call
@@ -71,5 +132,67 @@ func (r *refresher) update(ctx context.Context) (*index.Stats, error) {
 		return nil, fmt.Errorf("update index: %w", err)
 	}
 	r.log.DebugContext(ctx, "index refreshed", "parsed", st.Parsed, "removed", st.Removed, "renamed", st.Renamed, "duration", st.Duration)
+	r.warmUp(ctx)
 	return st, nil
+}
+
+// warmUp loads the corpus of the index as updated and writes its file.
+func (r *refresher) warmUp(ctx context.Context) {
+	if r.warm == nil {
+		return
+	}
+	if err := r.warm(ctx); err != nil && ctx.Err() == nil {
+		r.log.WarnContext(ctx, "could not load the updated index; the next call tries again", "err", err)
+	}
+}
+
+// run keeps the index current from file system events until ctx ends
+// (index.Watch), and makes ensure ask the watcher from the moment every
+// directory is watched and one full update has caught what changed
+// before. When the system cannot watch the tree, it stops, and ensure
+// goes back to rescanning every interval.
+func (r *refresher) run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := &watching{flush: make(chan chan struct{}), stopped: make(chan struct{})}
+	defer close(w.stopped)
+	defer r.watch.CompareAndSwap(w, nil)
+	ready := make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		errc <- r.ix.Watch(ctx, index.WatchOptions{
+			Ready: ready,
+			Flush: w.flush,
+			OnUpdate: func(st *index.Stats, err error) {
+				if errors.Is(err, index.ErrNoWatch) {
+					r.log.WarnContext(ctx, "not watching the tree; rescanning it before answering instead", "err", err)
+					cancel()
+					return
+				}
+				w.setErr(err)
+				if err != nil {
+					r.log.WarnContext(ctx, "index update failed; answering from the last good index", "err", err)
+					return
+				}
+				r.log.DebugContext(ctx, "index updated from the watcher", "parsed", st.Parsed, "removed", st.Removed, "renamed", st.Renamed, "duration", st.Duration)
+				r.warmUp(ctx)
+			},
+		})
+	}()
+	select {
+	case <-ready:
+	case err := <-errc:
+		return err
+	}
+	if ctx.Err() == nil {
+		if _, err := r.now(ctx); err != nil && ctx.Err() == nil {
+			w.setErr(err)
+		}
+		r.watch.Store(w)
+	}
+	err := <-errc
+	if err != nil && ctx.Err() == nil {
+		r.log.WarnContext(ctx, "stopped watching the tree; rescanning it before answering instead", "err", err)
+	}
+	return err
 }

@@ -106,6 +106,7 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 		log:      o.Logger,
 		examples: make(map[string]string),
 	}
+	s.fresh.warm = s.engine.Warm
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "winnow", Title: "winnow", Version: o.Version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
@@ -156,6 +157,20 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // it, so they never answer from a half-built index.
 func (s *Server) Refresh(ctx context.Context) (*index.Stats, error) {
 	return s.fresh.now(ctx)
+}
+
+// Watch keeps the index current from file system events until ctx
+// ends, and the corpus in memory and on disk with it. While it runs,
+// tool calls do not rescan the tree every RefreshInterval: they have the
+// watcher index what changed so far (nothing, usually) and answer at
+// once. Where the system cannot watch every directory, Watch returns
+// nil and calls rescan as before. With a negative RefreshInterval it
+// returns at once: the index is not to be updated.
+func (s *Server) Watch(ctx context.Context) error {
+	if s.fresh.every < 0 {
+		return nil
+	}
+	return s.fresh.run(ctx)
 }
 
 // ToolNames returns the names of winnow's own tools, in the order they
