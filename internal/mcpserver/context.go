@@ -31,51 +31,55 @@ const (
 
 func (s *Server) addContext() {
 	add(s, tool[contextArgs]{
-		name:    toolContext,
-		title:   "Context for a task",
-		doc:     contextDoc,
-		example: `{"task": "parse_retry_after ignores fractional seconds", "budget": 4000}`,
-		more:    "Ask again with a smaller budget.",
-		run:     s.contextPack,
+		name:       toolContext,
+		title:      "Context for a task",
+		doc:        contextDoc,
+		example:    `{"task": "parse_retry_after ignores fractional seconds", "budget": 4000}`,
+		more:       "Ask again with a smaller budget.",
+		runCounted: s.contextPack,
 	})
 }
 
 // contextPack ranks the repository's definitions for a task and returns the
-// budgeted pack, rendered.
-func (s *Server) contextPack(ctx context.Context, in contextArgs) (string, error) {
+// budgeted pack, rendered, and its exact token count (0 when a note on the
+// budget precedes it: the cap counts that).
+func (s *Server) contextPack(ctx context.Context, in contextArgs) (string, int, error) {
 	task := strings.TrimSpace(in.Task)
 	if task == "" {
-		return "", fixable(`the task is empty: say what you need to do, e.g. {"task": "fix the crash in parse_header when the value is empty"}`)
+		return "", 0, fixable(`the task is empty: say what you need to do, e.g. {"task": "fix the crash in parse_header when the value is empty"}`)
 	}
 	if len(task) > maxTaskBytes {
-		return "", fixable("the task is %d bytes; the limit is %d. Keep the issue text or the stack trace and leave out logs and attachments", len(task), maxTaskBytes)
+		return "", 0, fixable("the task is %d bytes; the limit is %d. Keep the issue text or the stack trace and leave out logs and attachments", len(task), maxTaskBytes)
 	}
 	form, err := retrieve.ParseFormat(strings.TrimSpace(in.Format))
 	if err != nil {
-		return "", fixable("%v", err)
+		return "", 0, fixable("%v", err)
 	}
 	if in.Budget < 0 {
-		return "", fixable("budget %d: give a positive number of tokens, e.g. 4000, or leave it out for the default", in.Budget)
+		return "", 0, fixable("budget %d: give a positive number of tokens, e.g. 4000, or leave it out for the default", in.Budget)
 	}
 	budget, note := s.contextBudget(in.Budget)
 	pack, err := s.engine.Context(ctx, retrieve.Request{Task: task, Budget: budget, Format: form})
 	if errors.Is(err, retrieve.ErrBudgetTooSmall) {
-		return "", fixable("%v", err)
+		return "", 0, fixable("%v", err)
 	}
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if cards, _ := pack.Cards(); cards == 0 {
-		return "", fixable("nothing in the repository matched the task. Name a function, class, file or error message from the code, or paste the stack trace; find_symbol finds definitions from part of a name")
+		return "", 0, fixable("nothing in the repository matched the task. Name a function, class, file or error message from the code, or paste the stack trace; find_symbol finds definitions from part of a name")
 	}
 	var b strings.Builder
 	if err := pack.Render(&b, form); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if note != "" {
-		return note + "\n" + b.String(), nil
+		return note + "\n" + b.String(), 0, nil
 	}
-	return b.String(), nil
+	if form == retrieve.JSON {
+		return b.String(), 0, nil // its "tokens" member was not yet filled in when it was counted
+	}
+	return b.String(), pack.Tokens, nil
 }
 
 // contextBudget is the budget a pack is made for: the one asked, or the

@@ -21,6 +21,10 @@ type tool[In any] struct {
 	// more says how to see what a truncated answer left out.
 	more string
 	run  func(ctx context.Context, in In) (string, error)
+	// runCounted, set instead of run by a tool that counts its answer
+	// exactly as it builds it (context packs to a budget), also returns
+	// that count, so an answer known to fit is not counted again.
+	runCounted func(ctx context.Context, in In) (string, int, error)
 }
 
 // add registers t on the server. Its input schema is inferred from In.
@@ -42,12 +46,23 @@ func add[In any](s *Server, t tool[In]) {
 	mcp.AddTool(s.mcp, def, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		markArgumentsValid(ctx)
 		note := s.fresh.ensure(ctx)
-		text, err := t.run(ctx, in)
+		var text string
+		counted := 0 // tokens of text, when known exactly
+		var err error
+		if t.runCounted != nil {
+			text, counted, err = t.runCounted(ctx, in)
+		} else {
+			text, err = t.run(ctx, in)
+		}
 		if err != nil {
 			return errorResult(err), nil, nil
 		}
 		if note != "" {
 			text = note + "\n\n" + text
+			counted = 0
+		}
+		if counted > 0 && counted <= s.limit.max {
+			return textResult(text), nil, nil
 		}
 		return textResult(s.limit.cap(text, t.more)), nil, nil
 	})
