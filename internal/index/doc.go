@@ -108,9 +108,12 @@ corpusfile.go is its container: magic, container version, the reader's
 layout name and the index stamp (Stamp: the database's instance id,
 made at creation, and its generation), a table of 8-byte-aligned
 sections, and a CRC-32C of all of it. It is written to a temporary file
-and renamed into place. A file of another stamp or layout is
-ErrCorpusStale, one truncated or corrupt ErrCorpusDamaged: either way the
-reader rebuilds it, never misreads it.
+and renamed into place, never rewritten in place, so a reader that maps
+it (MapCorpus, for one-shot processes) never sees it change. A file of
+another stamp or layout is ErrCorpusStale, told from the header before
+the checksum is computed (CorpusCurrent reads the header alone, for a
+writer deciding whether to write); one truncated or corrupt is
+ErrCorpusDamaged: either way the reader rebuilds it, never misreads it.
 
 # Versions
 

@@ -16,16 +16,23 @@
 // # Freshness
 //
 // A long-running server answers from an index the user keeps editing under
-// it. Before a tool answers, the index is brought up to date with
-// index.Update, at most once per Options.RefreshInterval: an update that
-// finds nothing changed only stats the tree (~30 ms on sympy), which is
-// cheaper than keeping an inotify watch on every directory. Concurrent
-// calls wait for one update instead of starting their own, and give up
-// waiting when their request is cancelled. An update that fails does not
-// fail the call: the answer comes from the last good index, with a note.
-// Refresh updates at once: `winnow mcp` builds a new index with it while
-// the client connects, so that a slow first indexing never delays the
-// handshake, and calls made meanwhile wait for it.
+// it. While Watch runs (`winnow mcp` starts it), a file watcher
+// (index.Watch) indexes changes as they happen, and before a tool answers
+// it asks the watcher to index what changed so far: nothing, usually, so
+// it costs no stat of the tree, and an edit made just before the call is
+// in its answer. Without a watcher (Watch not running, or a tree with more
+// directories than the system lets it watch), the index is brought up to
+// date with index.Update, at most once per Options.RefreshInterval: an
+// update that finds nothing changed stats the whole tree (~30 ms on
+// sympy). After every update the engine loads the new corpus and writes
+// the corpus file (package retrieve), so a call never waits for it and a
+// `winnow context` process opens it. Concurrent calls wait for one update
+// instead of starting their own, and give up waiting when their request is
+// cancelled. An update that fails does not fail the call: the answer comes
+// from the last good index, with a note. Refresh updates at once: `winnow
+// mcp` builds a new index with it while the client connects, so that a
+// slow first indexing never delays the handshake, and calls made meanwhile
+// wait for it.
 //
 // # Extension
 //

@@ -120,9 +120,15 @@ profile of the task's intent (package intent): definitions, snippets
 around stack frames, the imports of the files in play, tests and
 callers of the best definitions. A section with nothing to show gives
 its share to the others, and definitions take whatever the other
-sections leave. Every card is counted as it will be rendered, and the
-frame of the pack (header, section tags) is counted first, so a pack
-never exceeds its budget.
+sections leave. Every card is sized as it will be rendered, and the
+frame of the pack (header, section tags) first. Cards are sized with
+the token estimator (package tokens: within a few percent on code, at
+20-100 times the speed), since a pack weighs several times its own text
+in candidates; the rendered pack alone is counted with the exact o200k
+tokenizer, and cards are dropped from the least central sections, as
+many as the excess calls for, until that count fits. So a pack never
+exceeds its budget by the exact count, which is its Tokens; a card's
+Tokens is its estimate.
 
 Definitions come as cards of three sizes: compact (signature, kind,
 location, first doc line), standard (+ parent, the whole doc, a type's
@@ -135,8 +141,36 @@ it); what is left goes to compact cards further down the ranking.
 
 An Engine keeps an in-memory view of the index (corpus.go): every
 definition in brief, every file, and the inverted indexes BM25 needs,
-built from the documents the index stores per file. It is rebuilt when
-the index's generation changes, so a long-running server pays for it
-once per change and a one-shot command once per run.
+built from the documents the index stores per file. Building it from
+SQLite is most of what a query would cost (about 450 ms of CPU on
+sympy, against 10-20 ms of ranking), so it is built once per index
+state and persisted in the corpus file, .winnow/corpus.bin
+(corpusfile.go; the container is index's, see its doc): flat
+little-endian arrays and string tables, keyed to the index stamp and
+corpusLayout and independent of Params (weights apply on opening), that
+decode in place. What is cheap to derive from them (maps by id, path,
+module and name, test and aux marks, structure) is derived on opening
+(finish).
+
+Who pays for building it: winnow index writes the file after every run
+that changed the index (Engine.SaveCorpus; a run that changed nothing
+reads the file's header only), and so does a watcher, winnow index
+--watch or winnow mcp's, after every batch; a query that finds no
+current file (an index updated by something else, a damaged file)
+builds the corpus and writes the file for the next process. A stale,
+truncated, corrupt or older file is rebuilt, never misread: the stamp
+and layout are compared first, from the header alone, then the CRC-32C
+of the whole file, then every index and offset as the sections are
+decoded. Each change costs a full rebuild for now (one file edited on
+sympy: winnow index 60-70 ms, plus ~500 ms to rewrite the corpus);
+patching the file for the files that changed is the next step.
+
+A one-shot winnow context maps the file instead of reading it
+(Options.MapCorpus; the mapping lives as long as the process, which is
+why a long-running server reads it) and turns the garbage collector off
+up to a soft limit. A long-running server (package mcpserver) keeps the
+corpus in memory, loads the next one as soon as its watcher has indexed
+a change, and answers from it. Packing sizes cards with the token
+estimator and counts only the rendered pack exactly (see Packing).
 */
 package retrieve
