@@ -41,11 +41,20 @@ type Engine struct {
 	mu     sync.Mutex
 	loaded *corpus
 	hist   historyCache
+
+	// exact counts packs when no Counter was given: exact o200k counts
+	// that remember the chunks of packs already counted, which the next
+	// pack of a long-lived engine mostly repeats (tokens.Cache).
+	exact func() (tokens.Counter, error)
 }
+
+// exactCacheBytes bounds the chunks an engine's exact counter remembers.
+const exactCacheBytes = 8 << 20
 
 // New returns an Engine over ix.
 func New(ix *index.Index, opts *Options) *Engine {
-	e := &Engine{ix: ix, par: DefaultParams, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	e := &Engine{ix: ix, par: DefaultParams, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		exact: sync.OnceValues(func() (tokens.Counter, error) { return tokens.NewCache(tokens.O200k, exactCacheBytes) })}
 	if opts != nil {
 		if opts.Params != nil {
 			e.par = *opts.Params

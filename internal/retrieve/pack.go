@@ -160,7 +160,7 @@ func (e *Engine) tokenCounters() (exact, sizer tokens.Counter) {
 		return e.counter, e.counter
 	}
 	est := tokens.NewEstimator(tokens.O200k)
-	c, err := tokens.Exact(tokens.O200k)
+	c, err := e.exact()
 	if err != nil {
 		return est, est
 	}

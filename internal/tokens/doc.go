@@ -3,7 +3,8 @@
 // compaction passes shrink conversations to.
 //
 // It provides exact counts for OpenAI's o200k_base and cl100k_base
-// encodings (Exact, Count), a fast calibrated approximation (Estimator), the
+// encodings (Exact, Count; Cache for exact counts that remember the
+// chunks of text already counted), a fast calibrated approximation (Estimator), the
 // mapping from model names to encodings (ForModel), and a token allowance
 // with a spender that never overdraws it (Budget, Meter).
 //
