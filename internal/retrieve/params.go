@@ -74,7 +74,8 @@ type Params struct {
 // at most three instances; lexical 1.4 → 1.7 was the best (file Acc@1
 // 62.6 → 64.5, function Acc@10 47.7 → 49.7, file Acc@5 77.4 → 76.8),
 // and its pairs with file 1.0 and mention 1.2 scored within an
-// instance of it.
+// instance of it. The second stage's delegate weight (rerank.go) 1.0
+// is the best of 0.5/0.75/1/1.5/2 on the history-enabled trees.
 var DefaultParams = Params{
 	Weights: Weights{
 		FeatLexical:  1.7,
@@ -88,6 +89,7 @@ var DefaultParams = Params{
 		FeatDispatch: 1.0,
 		FeatTestVote: 0.5,
 		FeatCode:     1.0,
+		FeatDelegate: 1.0,
 	},
 	Fields: [index.NumFields]float64{
 		index.FieldName: 3,

@@ -28,10 +28,11 @@ const (
 	FeatDispatch                // its name dispatches on a class the task names (_print_Sum for Sum)
 	FeatTestVote                // tests that match the task use it
 	FeatCode                    // the task's code calls it, or what it calls calls it (issuecode.go, codeuse.go)
+	FeatDelegate                // the leading file's best definitions call it (second stage, rerank.go)
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -98,6 +99,7 @@ type ranker struct {
 	file  [NumFeatures][]float64 // per file
 	score []float64
 	terms []string
+	cap   *rerankCap // set by the second stage (rerank.go)
 }
 
 func (r *ranker) run(ctx context.Context, e *Engine) {
@@ -121,6 +123,7 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 		r.graph(ctx, e, seeds)
 		r.combine()
 	}
+	r.rerank(ctx, e)
 }
 
 // graphSeeds are the definitions the graph starts from: the best
@@ -375,6 +378,9 @@ func (r *ranker) combine() {
 			s += r.par.Weights[f] * r.feat[f][d]
 		}
 		r.score[d] = s * r.prior(d)
+		if r.cap != nil && int32(d) != r.cap.def {
+			r.score[d] = min(r.score[d], below(r.cap.defScore))
+		}
 	}
 }
 
@@ -511,6 +517,9 @@ func (r *ranker) rankFiles() []RankedFile {
 			s *= par.PriorAux
 		}
 		s *= r.structurePrior(int32(fi), false)
+		if r.cap != nil && int32(fi) != r.cap.file {
+			s = min(s, below(r.cap.fileScore))
+		}
 		if s > 0 {
 			out = append(out, RankedFile{Path: f.path, Score: s, file: int32(fi)})
 		}

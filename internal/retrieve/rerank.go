@@ -1,0 +1,129 @@
+package retrieve
+
+import (
+	"context"
+	"math"
+	"strings"
+)
+
+// The second stage. Once every first-stage feature is in, the leading
+// file is usually right (file Acc@1 ~64% on the dev set, Acc@3 ~70%),
+// and a fix that spans files most often spans the leading file and the
+// files it leads to: Dataset.quantile hands the work to
+// Variable.quantile, PyXrefMixin.make_xref to its base's make_xref in
+// docfields.py, ModuleDocumenter.get_object_members to
+// importer.get_module_members. The first stage scores each file on its
+// own words and sees none of these ties; the second stage reads them
+// from the anchors, the leading file's best definitions, and lifts what
+// they reach:
+//
+//   - delegate: what the anchors call or use, in other files, resolved
+//     by name (a name defined in more than maxTargets places says
+//     nothing), split among the definitions a name may mean, the
+//     anchor's own name (delegation to a sibling's method of the same
+//     name) counting delegateSameName times more;
+//   - cochange: files the git history changed together with the
+//     leading file, among the first stage's leading files: of the
+//     commits that changed the leading file, the share that also
+//     changed this one (a commit of many files counting less).
+//
+// Both are features of the definitions they lift (weights FeatDelegate
+// and FeatCoChange, scaled to [0, 1] like the others), so --explain
+// shows them. The second stage fills the places below the leader and
+// never takes the lead: what it lifts stays below the leading file and
+// the leading definition (rerank.cap), since a tie read from the leader
+// cannot be worth more than the leader.
+const (
+	rerankAnchors    = 3   // the leading file's best definitions the second stage follows
+	rerankDefs       = 50  // the leading definitions anchors are picked from
+	delegateSameName = 2.0 // a call to the anchor's own name on another receiver: delegation
+	cochangeMinLinks = 2
+	cochangeDefs     = false // commits a file must share with the leading file to count
+)
+
+// rerank runs the second stage and scores again.
+func (r *ranker) rerank(ctx context.Context, e *Engine) {
+	if r.par.Weights[FeatDelegate] == 0 {
+		return
+	}
+	files := r.rankFiles()
+	if len(files) == 0 {
+		return
+	}
+	lead := files[0].file
+	best := r.top(1)
+	r.cap = &rerankCap{file: lead, fileScore: files[0].Score, def: best[0], defScore: r.score[best[0]]}
+	r.delegate(ctx, e, lead)
+	r.combine()
+}
+
+// anchors are the leading file's best definitions among the leading
+// definitions: callables and types, best first.
+func (r *ranker) anchors(lead int32) []int32 {
+	var out []int32
+	for _, d := range r.top(rerankDefs) {
+		def := &r.c.defs[d]
+		if def.file == lead && callableOrType(def.Kind) {
+			out = append(out, d)
+			if len(out) == rerankAnchors {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// delegate scores what the anchors use outside the leading file: each
+// use gives its targets the anchor's score relative to the best
+// anchor's, times the use's weight, split among the targets.
+func (r *ranker) delegate(ctx context.Context, e *Engine, lead int32) {
+	anchors := r.anchors(lead)
+	if len(anchors) == 0 {
+		return
+	}
+	ids := make([]int64, len(anchors))
+	weight := make(map[int64]float64, len(anchors))
+	name := make(map[int64]string, len(anchors))
+	for i, d := range anchors {
+		ids[i] = r.c.defs[d].ID
+		weight[ids[i]] = r.score[d] / r.score[anchors[0]]
+		name[ids[i]] = r.c.defs[d].Name
+	}
+	edges, err := e.ix.RefsFrom(ctx, ids)
+	if err != nil {
+		return // a refinement: without it, ranking stands
+	}
+	feat := r.feat[FeatDelegate]
+	for _, edge := range edges {
+		var targets []int32
+		for _, d := range r.c.byName[strings.ToLower(edge.Name)] {
+			def := &r.c.defs[d]
+			if def.Name == edge.Name && def.file >= 0 && def.file != lead && !r.c.files[def.file].test && callableOrType(def.Kind) {
+				targets = append(targets, d)
+			}
+		}
+		if len(targets) == 0 || len(targets) > maxTargets {
+			continue
+		}
+		v := weight[edge.Scope] * refWeight[edge.Kind] / float64(len(targets))
+		if edge.Name == name[edge.Scope] {
+			v *= delegateSameName
+		}
+		for _, d := range targets {
+			feat[d] = max(feat[d], v)
+		}
+	}
+	scaleMax(feat)
+}
+
+// rerankCap bounds what the second stage lifts: below the leading file
+// and the leading definition of the first stage.
+type rerankCap struct {
+	file      int32
+	fileScore float64
+	def       int32
+	defScore  float64
+}
+
+// below is the bound for a score the leader's s must stay above.
+func below(s float64) float64 { return math.Nextafter(s, 0) }

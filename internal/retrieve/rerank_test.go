@@ -1,0 +1,125 @@
+package retrieve
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/winnowhq/winnow/internal/index"
+)
+
+// delegateRepo is a fix across two files, as in xarray's
+// Dataset.quantile and Variable.quantile: the dataset's method hands the
+// work to the variable's method of the same name, whose own words say
+// little of the task, while five other modules talk about attributes and
+// dropping them.
+var delegateRepo = map[string]string{
+	"data/dataset.py": `class Dataset:
+    def quantile(self, q, keep_attrs=None):
+        """Compute the qth quantile of every variable; keep_attrs keeps the attributes."""
+        out = {}
+        for name, var in self.variables.items():
+            out[name] = var.quantile(q)
+        return Dataset(out)
+`,
+	"data/variable.py": `class Variable:
+    def quantile(self, q):
+        """Percentile along the dimensions."""
+        return percentile(self.values, q)
+
+    def transpose(self):
+        return Variable(self.values.T)
+`,
+	"data/numeric.py": `def percentile(values, q):
+    return sorted(values)[int(q * len(values))]
+`,
+}
+
+func init() {
+	for i, name := range []string{"merge", "concat", "rolling", "resample", "coarsen", "weighted"} {
+		delegateRepo["data/"+name+".py"] = "def " + name + "_keep_attrs(obj, keep_attrs):\n" +
+			"    \"\"\"Whether the attributes are kept, or the attributes dropped, when computing the " + name + strings.Repeat(" quantile", i%2) + ".\"\"\"\n" +
+			"    attrs = obj.attrs if keep_attrs else {}\n" +
+			"    return attrs" + string(rune('a'+i)) + "\n"
+	}
+}
+
+func delegateEngine(t *testing.T, weight float64) *Engine {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range delegateRepo {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if _, err := ix.Update(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	par := DefaultParams
+	par.Weights[FeatDelegate] = weight
+	return New(ix, &Options{Params: &par})
+}
+
+// TestDelegateLiftsTheFileTheLeaderCalls ranks a task that names the
+// leading method only: the second stage must bring the file it delegates
+// to into the top three, and never above the leader, whatever the
+// weight.
+func TestDelegateLiftsTheFileTheLeaderCalls(t *testing.T) {
+	const task = "Dataset.quantile drops the attributes even with keep_attrs=True: the attributes are dropped when computing the quantile"
+	rank := func(weight float64) *Ranking {
+		r, err := delegateEngine(t, weight).Rank(t.Context(), task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	fileRank := func(r *Ranking, p string) int {
+		for i, f := range r.Files {
+			if f.Path == p {
+				return i + 1
+			}
+		}
+		return 0
+	}
+	const lead, delegated = "data/dataset.py", "data/variable.py"
+
+	without := rank(0)
+	if got := fileRank(without, lead); got != 1 {
+		t.Fatalf("without the second stage %s ranks %d; the test needs it to lead", lead, got)
+	}
+	if got := fileRank(without, delegated); got != 0 && got <= 3 {
+		t.Fatalf("without the second stage %s already ranks %d; the test needs it below the top three (files %v)", delegated, got, without.Files)
+	}
+
+	for _, weight := range []float64{DefaultParams.Weights[FeatDelegate], 50} {
+		r := rank(weight)
+		if got := fileRank(r, delegated); got == 0 || got > 3 {
+			t.Errorf("delegate weight %g: %s ranks %d, want it in the top three (files %v)", weight, delegated, got, r.Files)
+		}
+		if got := fileRank(r, lead); got != 1 {
+			t.Errorf("delegate weight %g: %s ranks %d, want the leader kept first", weight, lead, got)
+		}
+		if got := defID(r.Defs[0]); got != "data/dataset.py:Dataset.quantile" {
+			t.Errorf("delegate weight %g: leading definition %s, want Dataset.quantile kept first", weight, got)
+		}
+		var share float64
+		for _, ex := range explain(r, len(r.Defs)) {
+			if ex.Path == delegated && ex.Name == "Variable.quantile" {
+				share = ex.Shares[FeatDelegate.String()]
+			}
+		}
+		if share <= 0 {
+			t.Errorf("delegate weight %g: Variable.quantile has no delegate share in --explain", weight)
+		}
+	}
+}
