@@ -28,6 +28,9 @@ type indexFlags struct {
 	exclude   []string
 	languages []string
 	noRefresh bool
+	// beforeUpdate, if set, is called with an existing index just before
+	// it is brought up to date (winnow context opens its corpus meanwhile).
+	beforeUpdate func(*index.Index)
 }
 
 func (f *indexFlags) register(cmd *cobra.Command, withRefresh bool) {
@@ -203,6 +206,9 @@ func (a *app) openFresh(ctx context.Context, cmd *cobra.Command, f *indexFlags, 
 	}
 	if existed && f.noRefresh {
 		return ix, nil
+	}
+	if existed && f.beforeUpdate != nil {
+		f.beforeUpdate(ix)
 	}
 	st, err := ix.Update(ctx, a.progress(!existed))
 	if err != nil {

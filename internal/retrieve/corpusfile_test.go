@@ -267,3 +267,41 @@ func render(t *testing.T, p *Pack) string {
 	}
 	return b.String()
 }
+
+// TestPreload: Preload opens a current corpus file and the query uses
+// it (it builds nothing and writes nothing); with no current file it
+// builds nothing either, and the query builds the corpus as usual.
+func TestPreload(t *testing.T) {
+	const task = "parse the Retry-After header"
+	ix := openE2E(t)
+	if err := New(ix, nil).Warm(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e := New(ix, &Options{MapCorpus: true})
+	e.Preload(t.Context())
+	if e.loaded == nil {
+		t.Fatal("Preload did not open a current corpus file")
+	}
+	os.Remove(ix.CorpusPath())
+	if _, err := e.Context(t.Context(), Request{Task: task}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ix.CorpusPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the query after Preload built the corpus again (the file is back: %v)", err)
+	}
+
+	e = New(ix, &Options{MapCorpus: true})
+	e.Preload(t.Context())
+	if e.loaded != nil {
+		t.Error("Preload opened a corpus with no file")
+	}
+	if _, err := os.Stat(ix.CorpusPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Preload wrote the corpus file (%v)", err)
+	}
+	if _, err := e.Context(t.Context(), Request{Task: task}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ix.CorpusPath()); err != nil {
+		t.Errorf("the query did not build and save the corpus: %v", err)
+	}
+}

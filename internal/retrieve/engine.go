@@ -130,6 +130,26 @@ func (e *Engine) SaveCorpus(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
+// Preload opens the corpus file of the index as it is now, if it is
+// current, and builds nothing. A one-shot process calls it while it
+// brings the index up to date: if the update changed nothing, the query
+// finds the corpus open; if it did, the stamp differs and the query
+// builds the corpus as it would have.
+func (e *Engine) Preload(ctx context.Context) {
+	gen, err := e.ix.Stamp(ctx)
+	if err != nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.loaded != nil && e.loaded.gen == gen {
+		return
+	}
+	if c, err := openCorpus(e.ix, gen, e.par, e.mapped); err == nil {
+		e.loaded = c
+	}
+}
+
 // Warm loads the corpus of the index as it is now, and saves the corpus
 // file if it was stale, so that the next query (in this process or
 // another) does not pay for it.
