@@ -15,30 +15,24 @@ import (
 // importer.get_module_members. The first stage scores each file on its
 // own words and sees none of these ties; the second stage reads them
 // from the anchors, the leading file's best definitions, and lifts what
-// they reach:
+// they reach: what the anchors call or use, in other files, resolved by
+// name (a name defined in more than maxTargets places says nothing),
+// split among the definitions a name may mean, the anchor's own name
+// (delegation to a sibling's method of the same name) counting
+// delegateSameName times more.
 //
-//   - delegate: what the anchors call or use, in other files, resolved
-//     by name (a name defined in more than maxTargets places says
-//     nothing), split among the definitions a name may mean, the
-//     anchor's own name (delegation to a sibling's method of the same
-//     name) counting delegateSameName times more;
-//   - cochange: files the git history changed together with the
-//     leading file, among the first stage's leading files: of the
-//     commits that changed the leading file, the share that also
-//     changed this one (a commit of many files counting less).
-//
-// Both are features of the definitions they lift (weights FeatDelegate
-// and FeatCoChange, scaled to [0, 1] like the others), so --explain
-// shows them. The second stage fills the places below the leader and
-// never takes the lead: what it lifts stays below the leading file and
-// the leading definition (rerank.cap), since a tie read from the leader
-// cannot be worth more than the leader.
+// That is a feature of the definitions it lifts (weight FeatDelegate,
+// scaled to [0, 1] like the others), so --explain shows it. The second
+// stage fills the places below the leader and never takes the lead: what
+// it lifts stays below the leading file and the leading definition
+// (rerank.cap), since a tie read from the leader cannot be worth more
+// than the leader. (Files the git history changed together with the
+// leading file were tried as a second lift, and lost file Acc@5 at every
+// weight on the dev set; see doc.go.)
 const (
 	rerankAnchors    = 3   // the leading file's best definitions the second stage follows
 	rerankDefs       = 50  // the leading definitions anchors are picked from
 	delegateSameName = 2.0 // a call to the anchor's own name on another receiver: delegation
-	cochangeMinLinks = 2
-	cochangeDefs     = false // commits a file must share with the leading file to count
 )
 
 // rerank runs the second stage and scores again.
