@@ -188,8 +188,9 @@ patching the file for the files that changed is the next step.
 
 A one-shot winnow context maps the file instead of reading it
 (Options.MapCorpus; the mapping lives as long as the process, which is
-why a long-running server reads it) and turns the garbage collector off
-up to a soft limit. A long-running server (package mcpserver) keeps the
+why a long-running server reads it), opens it while the index is being
+brought up to date (Preload: used if the update changed nothing) and
+turns the garbage collector off up to a soft limit. A long-running server (package mcpserver) keeps the
 corpus in memory, loads the next one as soon as its watcher has indexed
 a change, and answers from it. Packing sizes cards with the token
 estimator and counts only the rendered pack exactly (see Packing).
