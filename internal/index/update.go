@@ -186,6 +186,7 @@ type updater struct {
 }
 
 type job struct {
+	seq  int // its place among the update's jobs, the order results are written in
 	cand candidate
 	old  *fileRow // the row at this path, if any
 }
@@ -213,7 +214,7 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 			}
 			continue
 		}
-		jobs = append(jobs, job{cand: c, old: old})
+		jobs = append(jobs, job{seq: len(jobs), cand: c, old: old})
 	}
 	gone := prev // what is left was not listed: deleted, now ignored or skipped by path
 	u.renames = make(map[string]*fileRow)
@@ -289,19 +290,28 @@ func (u *updater) readableAgain(old *fileRow) bool {
 }
 
 // parseAll reads, classifies and parses the jobs on Options.Workers
-// goroutines. The channel closes when all are done or ctx is cancelled.
+// goroutines, and hands the results over in the order of the jobs, so
+// that an index built from the same tree is the same index (row ids
+// included) however the workers were scheduled. At most readAhead jobs
+// per worker are out at a time, which bounds the results held back
+// behind a slow file. The channel closes when all are done or ctx is
+// cancelled.
 func (u *updater) parseAll(ctx context.Context, jobs []job) <-chan result {
+	const readAhead = 8
+	workers := min(u.ix.opts.Workers, max(len(jobs), 1))
 	in := make(chan job)
-	out := make(chan result, 4*u.ix.opts.Workers)
+	parsed := make(chan result, 4*workers)
+	out := make(chan result)
+	slots := make(chan struct{}, readAhead*workers) // a slot per job out
 	var wg sync.WaitGroup
-	for range min(u.ix.opts.Workers, max(len(jobs), 1)) {
+	for range workers {
 		wg.Go(func() {
 			p := lang.NewParser()
 			defer p.Close()
 			for j := range in {
 				r := u.process(ctx, p, j)
 				select {
-				case out <- r:
+				case parsed <- r:
 				case <-ctx.Done():
 					return
 				}
@@ -312,6 +322,11 @@ func (u *updater) parseAll(ctx context.Context, jobs []job) <-chan result {
 		defer close(in)
 		for _, j := range jobs {
 			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
 			case in <- j:
 			case <-ctx.Done():
 				return
@@ -320,7 +335,21 @@ func (u *updater) parseAll(ctx context.Context, jobs []job) <-chan result {
 	}()
 	go func() {
 		wg.Wait()
-		close(out)
+		close(parsed)
+	}()
+	go func() {
+		defer close(out)
+		held := make(map[int]result, cap(slots))
+		next := 0
+		for r := range parsed {
+			held[r.seq] = r
+			for r, ok := held[next]; ok; r, ok = held[next] {
+				delete(held, next)
+				out <- r // the caller reads until out closes
+				next++
+				<-slots
+			}
+		}
 	}()
 	return out
 }
