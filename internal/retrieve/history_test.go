@@ -5,8 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/winnowhq/winnow/internal/index"
 )
 
 // historyRepo writes a small project and commits it in steps, so that
@@ -48,21 +46,6 @@ func historyRepo(t *testing.T) string {
 	return dir
 }
 
-func historyEngine(t *testing.T, root string, weight float64) *Engine {
-	t.Helper()
-	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(t.Context(), nil); err != nil {
-		t.Fatal(err)
-	}
-	par := DefaultParams
-	par.Weights[FeatHistory] = weight
-	return New(ix, &Options{Params: &par})
-}
-
 func TestHistoryLiftsFilesOfMatchingCommits(t *testing.T) {
 	const task = "Monthly totals are wrong in leap years"
 	repo := historyRepo(t)
@@ -76,11 +59,11 @@ func TestHistoryLiftsFilesOfMatchingCommits(t *testing.T) {
 		}
 		return defID(r.Defs[0]), explain(r, 1)[0].Shares[FeatHistory.String()]
 	}
-	without, _ := rank(historyEngine(t, repo, 0))
+	without, _ := rank(weighted(t, repo, FeatHistory, 0))
 	if without != "reports/totals.py:report_totals" {
 		t.Fatalf("without history the words favour %s; the test needs reports/totals.py to lead", without)
 	}
-	with, share := rank(historyEngine(t, repo, DefaultParams.Weights[FeatHistory]))
+	with, share := rank(weighted(t, repo, FeatHistory, DefaultParams.Weights[FeatHistory]))
 	if with != "billing/ledger.py:close_totals" || share <= 0 {
 		t.Errorf("with history: top %s (history share %.2f), want billing/ledger.py:close_totals, lifted by the leap-year fix", with, share)
 	}
@@ -100,7 +83,7 @@ func TestHistoryLiftsFilesOfMatchingCommits(t *testing.T) {
 	if err := os.CopyFS(filepath.Join(plain, "reports"), os.DirFS(filepath.Join(repo, "reports"))); err != nil {
 		t.Fatal(err)
 	}
-	if top, share := rank(historyEngine(t, plain, DefaultParams.Weights[FeatHistory])); top != without || share != 0 {
+	if top, share := rank(weighted(t, plain, FeatHistory, DefaultParams.Weights[FeatHistory])); top != without || share != 0 {
 		t.Errorf("a tree without .git: top %s with history share %.2f, want %s and none", top, share, without)
 	}
 }

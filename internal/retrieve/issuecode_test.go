@@ -1,13 +1,9 @@
 package retrieve
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/winnowhq/winnow/internal/index"
 )
 
 func TestParseCodeUses(t *testing.T) {
@@ -121,34 +117,11 @@ def apply_where(cond, x, y):
 `,
 }
 
-func codeEngine(t *testing.T) *Engine {
-	t.Helper()
-	root := t.TempDir()
-	for name, text := range codeRepo {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(t.Context(), nil); err != nil {
-		t.Fatal(err)
-	}
-	return New(ix, nil)
-}
-
 // TestCodeInTheIssue ranks tasks whose code names the API called, and
 // asserts that the definitions the calls reach lead, and those of the
 // same name they do not reach follow.
 func TestCodeInTheIssue(t *testing.T) {
-	e := codeEngine(t)
+	e := weighted(t, writeTree(t, codeRepo), FeatCode, DefaultParams.Weights[FeatCode])
 	tests := []struct {
 		name         string
 		task         string

@@ -1,12 +1,8 @@
 package retrieve
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/winnowhq/winnow/internal/index"
 )
 
 // delegateRepo is a fix across two files, as in xarray's
@@ -45,31 +41,6 @@ func init() {
 	}
 }
 
-func delegateEngine(t *testing.T, weight float64) *Engine {
-	t.Helper()
-	root := t.TempDir()
-	for name, text := range delegateRepo {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(t.Context(), nil); err != nil {
-		t.Fatal(err)
-	}
-	par := DefaultParams
-	par.Weights[FeatDelegate] = weight
-	return New(ix, &Options{Params: &par})
-}
-
 // TestDelegateLiftsTheFileTheLeaderCalls ranks a task that names the
 // leading method only: the second stage must bring the file it delegates
 // to into the top three, and never above the leader, whatever the
@@ -77,7 +48,7 @@ func delegateEngine(t *testing.T, weight float64) *Engine {
 func TestDelegateLiftsTheFileTheLeaderCalls(t *testing.T) {
 	const task = "Dataset.quantile drops the attributes even with keep_attrs=True: the attributes are dropped when computing the quantile"
 	rank := func(weight float64) *Ranking {
-		r, err := delegateEngine(t, weight).Rank(t.Context(), task)
+		r, err := weighted(t, writeTree(t, delegateRepo), FeatDelegate, weight).Rank(t.Context(), task)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,42 @@
+package retrieve
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/winnowhq/winnow/internal/index"
+)
+
+// writeTree writes files (slash path → text) under a new temporary directory and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// weighted returns an engine over a fresh index of root (kept outside it, closed with the
+// test), ranking with DefaultParams but for weight w of feature f.
+func weighted(t *testing.T, root string, f Feature, w float64) *Engine {
+	t.Helper()
+	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if _, err := ix.Update(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	par := DefaultParams
+	par.Weights[f] = w
+	return New(ix, &Options{Params: &par})
+}
