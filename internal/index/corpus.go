@@ -102,8 +102,12 @@ func (ix *Index) ForEachBrief(ctx context.Context, fn func(*Brief) error) (err e
 }
 
 func forEachBrief(ctx context.Context, q querier, fn func(*Brief) error) error {
+	return forEachBriefWhere(ctx, q, "", nil, fn)
+}
+
+func forEachBriefWhere(ctx context.Context, q querier, where string, args []any, fn func(*Brief) error) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, file_id, name, qual, parent, kind, visibility,
-		start_line, end_line, start_byte, end_byte FROM symbols ORDER BY id`)
+		start_line, end_line, start_byte, end_byte FROM symbols `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return fmt.Errorf("read symbols: %w", err)
 	}

@@ -259,3 +259,39 @@ func stamp(ctx context.Context, q querier) (string, error) {
 	}
 	return st, nil
 }
+
+// ReadCorpusLayout reads (or, with mapped, maps: see MapCorpus) the
+// corpus file of the index whatever generation it was made at, as long
+// as it has the layout, and returns its key and sections. A reader that
+// can bring a corpus of an older generation up to date starts from it.
+func (ix *Index) ReadCorpusLayout(layout string, mapped bool) (CorpusKey, [][]byte, error) {
+	var buf []byte
+	var err error
+	if mapped {
+		buf, err = mapFile(ix.CorpusPath())
+	} else {
+		buf, err = os.ReadFile(ix.CorpusPath())
+	}
+	if err != nil {
+		return CorpusKey{}, nil, err
+	}
+	key, ok := corpusKeyOf(buf)
+	if !ok {
+		return CorpusKey{}, nil, fmt.Errorf("%w: bad header", ErrCorpusDamaged)
+	}
+	if key.Layout != layout {
+		return CorpusKey{}, nil, fmt.Errorf("%w: made for layout %q, not %q", ErrCorpusStale, key.Layout, layout)
+	}
+	sections, err := DecodeCorpus(buf, key)
+	return key, sections, err
+}
+
+// corpusKeyOf reads the key in a corpus file's header.
+func corpusKeyOf(buf []byte) (CorpusKey, bool) {
+	if len(buf) < len(corpusMagic)+8 || string(buf[:len(corpusMagic)]) != corpusMagic {
+		return CorpusKey{}, false
+	}
+	layout, r, ok := cutString(buf[len(corpusMagic)+8:])
+	gen, _, ok2 := cutString(r)
+	return CorpusKey{Layout: layout, Generation: gen}, ok && ok2
+}

@@ -114,6 +114,11 @@ another stamp or layout is ErrCorpusStale, told from the header before
 the checksum is computed (CorpusCurrent reads the header alone, for a
 writer deciding whether to write); one truncated or corrupt is
 ErrCorpusDamaged: either way the reader rebuilds it, never misreads it.
+A reader brings a corpus of an earlier generation up to date rather
+than rebuilding it (ReadCorpusLayout reads the file of any generation):
+Snapshot.FileKeys lists every file with what identifies its content (id,
+path, language, content hash, first symbol id, symbol count), and
+ForEachBriefOf and ForEachFileDocsOf read the changed files only.
 
 # Versions
 

@@ -44,6 +44,7 @@ type FileDocs struct {
 	Symbols  []int64     // symbol ids, in the order of Docs
 	Docs     [][]Posting // one per symbol
 	Language string
+	Hash     string // content hash, as FileKey has it
 }
 
 // buildDocs computes the documents of a parsed file. Every body term is
@@ -262,18 +263,22 @@ func (ix *Index) ForEachFileDocs(ctx context.Context, fn func(*FileDocs) error) 
 }
 
 func forEachFileDocs(ctx context.Context, q querier, fn func(*FileDocs) error) error {
-	rows, err := q.QueryContext(ctx, `SELECT id, path, lang, terms, first_symbol, nsymbols
-		FROM files WHERE skip = '' ORDER BY path`)
+	return forEachFileDocsWhere(ctx, q, "", nil, fn)
+}
+
+func forEachFileDocsWhere(ctx context.Context, q querier, where string, args []any, fn func(*FileDocs) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, path, lang, hash, terms, first_symbol, nsymbols
+		FROM files WHERE skip = '' `+where+` ORDER BY path`, args...)
 	if err != nil {
 		return fmt.Errorf("read documents: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var fd FileDocs
-		var blob []byte
+		var blob, hash []byte
 		var first int64
 		var n int
-		if err := rows.Scan(&fd.FileID, &fd.Path, &fd.Language, &blob, &first, &n); err != nil {
+		if err := rows.Scan(&fd.FileID, &fd.Path, &fd.Language, &hash, &blob, &first, &n); err != nil {
 			return fmt.Errorf("read documents: %w", err)
 		}
 		file, docs, err := decodeDocs(blob)
@@ -283,7 +288,7 @@ func forEachFileDocs(ctx context.Context, q querier, fn func(*FileDocs) error) e
 		if err != nil {
 			return fmt.Errorf("documents of %s: %w; run `winnow index --rebuild`", fd.Path, err)
 		}
-		fd.File, fd.Docs = file, docs
+		fd.File, fd.Docs, fd.Hash = file, docs, string(hash)
 		fd.Symbols = make([]int64, n)
 		for i := range fd.Symbols {
 			fd.Symbols[i] = first + int64(i)

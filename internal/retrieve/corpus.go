@@ -132,8 +132,9 @@ type fileEntry struct {
 	id   int64
 	path string
 	lang string
-	test bool // holds tests, by path
-	aux  bool // documentation, examples, benchmarks: rarely where a fix goes
+	hash string // content hash: with id, path and definitions, what says the file is unchanged (patchCorpus)
+	test bool   // holds tests, by path
+	aux  bool   // documentation, examples, benchmarks: rarely where a fix goes
 	defs []int32
 }
 
@@ -154,7 +155,9 @@ type groups struct {
 // corpus is the in-memory view of an index that ranking needs: every
 // definition, every file, and lexical indexes over both. It is built
 // once per index generation, from the corpus file when there is a valid
-// one (corpusfile.go), else from the index, and then saved to the file.
+// one (corpusfile.go), else by patching the corpus of an earlier
+// generation with the files that changed (corpuspatch.go), else from the
+// index, and then saved to the file.
 //
 // Adding a field: if it is derived from the index, build it in
 // loadCorpus and persist it in encodeCorpus and decodeCorpus (same
@@ -197,6 +200,11 @@ func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, erro
 		return nil, err
 	}
 	defer snap.Close()
+	return buildCorpus(ctx, snap, par)
+}
+
+// buildCorpus builds the corpus of the snapshot.
+func buildCorpus(ctx context.Context, snap *index.Snapshot, par Params) (*corpus, error) {
 	gen, err := snap.Stamp(ctx)
 	if err != nil {
 		return nil, err
@@ -216,7 +224,7 @@ func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, erro
 	var acc fileAccumulator
 	err = snap.ForEachFileDocs(ctx, func(fd *index.FileDocs) error {
 		fi := int32(len(c.files))
-		f := fileEntry{id: fd.FileID, path: fd.Path, lang: fd.Language}
+		f := fileEntry{id: fd.FileID, path: fd.Path, lang: fd.Language, hash: fd.Hash}
 		acc.add(files, fd.File)
 		for i, id := range fd.Symbols {
 			di, ok := defByID[id]
@@ -237,6 +245,13 @@ func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, erro
 	}
 	c.defText = defs.build()
 	c.fileText = files.build()
+	c.groupNames()
+	c.finish(par)
+	return c, nil
+}
+
+// groupNames makes c.names and c.norm from c.defs.
+func (c *corpus) groupNames() {
 	names := make(map[string][]int32)
 	norms := make(map[string][]int32)
 	for i, d := range c.defs {
@@ -248,8 +263,6 @@ func loadCorpus(ctx context.Context, ix *index.Index, par Params) (*corpus, erro
 		}
 	}
 	c.names, c.norm = flatGroups(names), flatGroups(norms)
-	c.finish(par)
-	return c, nil
 }
 
 // finish derives what is not persisted: Params-weighted lengths, the
@@ -346,23 +359,66 @@ func (t *textBuilder) add(term uint32, doc int32, f index.Field, count uint32) {
 	t.raw = append(t.raw, rawPosting{term, makePosting(doc, f, count)})
 }
 
-// build groups the postings by term (a stable counting sort, so a
-// document's postings of a term stay together) and hashes the terms.
+// build lays the postings out in the canonical order: terms sorted,
+// and a term's postings by document, then field. The order is a
+// function of the documents alone, not of the order they were added
+// in, so a corpus brought up to date by patchCorpus is the corpus built
+// from scratch, to the byte.
 func (t *textBuilder) build() bm25 {
-	b := bm25{terms: t.terms, start: make([]uint32, len(t.terms)+1), df: make([]uint32, len(t.terms)), fieldLen: t.fieldLen}
+	rank := make([]uint32, len(t.terms)) // builder's term id → sorted position
+	order := make([]uint32, len(t.terms))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(t.terms[a], t.terms[b]) })
+	terms := make([]string, len(t.terms))
+	for r, id := range order {
+		rank[id] = uint32(r)
+		terms[r] = t.terms[id]
+	}
+	// Two stable counting sorts, by document, then by term; a document's
+	// postings of a term were added adjacent, fields ascending.
+	docs := len(t.fieldLen) / int(index.NumFields)
+	byDoc := make([]rawPosting, len(t.raw))
+	next := make([]uint32, docs+1)
 	for _, r := range t.raw {
+		next[r.doc+1]++
+	}
+	for d := range docs {
+		next[d+1] += next[d]
+	}
+	for _, r := range t.raw {
+		r.term = rank[r.term]
+		byDoc[next[r.doc]] = r
+		next[r.doc]++
+	}
+	return layOut(terms, byDoc, t.fieldLen)
+}
+
+// layOut makes a bm25 of terms (sorted) from postings in document order
+// whose term is an index into terms.
+func layOut(terms []string, raw []rawPosting, fieldLen []float32) bm25 {
+	b := bm25{terms: terms, start: make([]uint32, len(terms)+1), df: make([]uint32, len(terms)), fieldLen: fieldLen}
+	for _, r := range raw {
 		b.start[r.term+1]++
 	}
-	for i := range t.terms {
+	for i := range terms {
 		b.start[i+1] += b.start[i]
 	}
-	next := slices.Clone(b.start[:len(t.terms)])
-	b.entries = make([]posting, len(t.raw))
-	for _, r := range t.raw {
+	next := slices.Clone(b.start[:len(terms)])
+	b.entries = make([]posting, len(raw))
+	for _, r := range raw {
 		b.entries[next[r.term]] = r.posting
 		next[r.term]++
 	}
-	for i := range t.terms {
+	b.countDocs()
+	b.slots = hashTerms(b.terms)
+	return b
+}
+
+// countDocs sets the document frequency of every term.
+func (b *bm25) countDocs() {
+	for i := range b.terms {
 		last := int32(-1)
 		for _, p := range b.entries[b.start[i]:b.start[i+1]] {
 			if p.doc != last {
@@ -371,8 +427,6 @@ func (t *textBuilder) build() bm25 {
 			}
 		}
 	}
-	b.slots = hashTerms(b.terms)
-	return b
 }
 
 // hashTerms makes the open-addressing table of terms, at most half full.
@@ -418,6 +472,11 @@ func (a *fileAccumulator) add(t *textBuilder, ps []index.Posting) {
 
 func (a *fileAccumulator) flush(t *textBuilder, file int32) {
 	t.fieldLen = append(t.fieldLen, make([]float32, index.NumFields)...)
+	a.flushTo(t, file)
+}
+
+// flushTo is flush for a file that is not the next one in t.
+func (a *fileAccumulator) flushTo(t *textBuilder, file int32) {
 	slices.Sort(a.touched)
 	for _, id := range a.touched {
 		for f, n := range a.counts[id] {

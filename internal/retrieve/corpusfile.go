@@ -18,7 +18,7 @@ import (
 //	defs:   ids int64, file ids int64, files int32,
 //	        kind, visibility, start/end line, start/end byte: uint32 each,
 //	        names, quals, parents: strings
-//	files:  ids int64, paths, languages: strings,
+//	files:  ids int64, paths, languages, content hashes: strings,
 //	        defs: start uint32 (files+1) and items int32
 //	names, norm: groups (keys: strings, start uint32, items int32)
 //	defText, fileText: bm25 (terms: strings, slots, start, df uint32,
@@ -32,7 +32,7 @@ import (
 // corpusLayout names this layout: bump it with any change to the
 // sections, to what a field means, or to a function whose results are
 // stored (normName, strings.ToLower of names, termHash, index.Field).
-const corpusLayout = "retrieve.corpus/1"
+const corpusLayout = "retrieve.corpus/2"
 
 // errCorpusLayout is a section that does not hold what the layout says.
 var errCorpusLayout = fmt.Errorf("%w: sections do not match the layout", index.ErrCorpusDamaged)
@@ -62,16 +62,17 @@ func encodeCorpus(c *corpus) ([][]byte, error) {
 	w.strings(quals)
 	w.strings(parents)
 
-	fids, paths, langs := make([]int64, len(c.files)), make([]string, len(c.files)), make([]string, len(c.files))
+	fids, paths, langs, hashes := make([]int64, len(c.files)), make([]string, len(c.files)), make([]string, len(c.files)), make([]string, len(c.files))
 	defs := groups{start: []uint32{0}}
 	for i, f := range c.files {
-		fids[i], paths[i], langs[i] = f.id, f.path, f.lang
+		fids[i], paths[i], langs[i], hashes[i] = f.id, f.path, f.lang, f.hash
 		defs.items = append(defs.items, f.defs...)
 		defs.start = append(defs.start, uint32(len(defs.items)))
 	}
 	w.int64s(fids)
 	w.strings(paths)
 	w.strings(langs)
+	w.strings(hashes)
 	w.uint32s(defs.start)
 	w.int32s(defs.items)
 
@@ -98,7 +99,18 @@ func encodeCorpus(c *corpus) ([][]byte, error) {
 // decodeCorpus reverses encodeCorpus and checks every index, so that
 // nothing a query does later can go out of bounds. The corpus aliases
 // the sections.
-func decodeCorpus(sections [][]byte, gen string, par Params) (c *corpus, err error) {
+func decodeCorpus(sections [][]byte, gen string, par Params) (*corpus, error) {
+	c, err := decodeSections(sections, gen)
+	if err != nil {
+		return nil, err
+	}
+	c.finish(par)
+	return c, nil
+}
+
+// decodeSections is decodeCorpus without finish: the persisted fields
+// only, as patchCorpus needs them.
+func decodeSections(sections [][]byte, gen string) (c *corpus, err error) {
 	r := sectionReader{sections: sections}
 	c = &corpus{gen: gen}
 	ids, fileIDs, files := r.int64s(), r.int64s(), r.int32s()
@@ -108,10 +120,10 @@ func decodeCorpus(sections [][]byte, gen string, par Params) (c *corpus, err err
 	if r.err != nil || len(fileIDs) != n || len(files) != n || len(attrs) != 6*n || len(names) != n || len(quals) != n || len(parents) != n {
 		return nil, r.fail()
 	}
-	fids, paths, langs := r.int64s(), r.strings(), r.strings()
+	fids, paths, langs, hashes := r.int64s(), r.strings(), r.strings(), r.strings()
 	fileDefs := groups{start: r.uint32s(), items: r.int32s()}
 	nf := len(fids)
-	if r.err != nil || len(paths) != nf || len(langs) != nf || !fileDefs.valid(nf, n) {
+	if r.err != nil || len(paths) != nf || len(langs) != nf || len(hashes) != nf || !fileDefs.valid(nf, n) {
 		return nil, r.fail()
 	}
 	c.defs = make([]defEntry, n)
@@ -128,7 +140,7 @@ func decodeCorpus(sections [][]byte, gen string, par Params) (c *corpus, err err
 	}
 	c.files = make([]fileEntry, nf)
 	for i := range c.files {
-		c.files[i] = fileEntry{id: fids[i], path: paths[i], lang: langs[i], defs: fileDefs.items[fileDefs.start[i]:fileDefs.start[i+1]:fileDefs.start[i+1]]}
+		c.files[i] = fileEntry{id: fids[i], path: paths[i], lang: langs[i], hash: hashes[i], defs: fileDefs.items[fileDefs.start[i]:fileDefs.start[i+1]:fileDefs.start[i+1]]}
 	}
 	for _, g := range []*groups{&c.names, &c.norm} {
 		*g = groups{keys: r.strings(), start: r.uint32s(), items: r.int32s()}
@@ -148,7 +160,6 @@ func decodeCorpus(sections [][]byte, gen string, par Params) (c *corpus, err err
 	if r.next != len(sections) {
 		return nil, errCorpusLayout
 	}
-	c.finish(par)
 	return c, nil
 }
 
@@ -192,13 +203,16 @@ func (b *bm25) valid(docs int) bool {
 		return false
 	}
 	for t, term := range b.terms {
+		if t > 0 && b.terms[t-1] >= term { // sorted, as build and patchText lay them out
+			return false
+		}
 		if got, ok := b.lookup(term); !ok || got != t || b.start[t] > b.start[t+1] {
 			return false
 		}
 		var df uint32
 		last := int32(-1)
 		for _, p := range b.entries[b.start[t]:b.start[t+1]] {
-			if p.doc < 0 || int(p.doc) >= docs || p.field() >= index.NumFields {
+			if p.doc < last || int(p.doc) >= docs || p.field() >= index.NumFields { // by document, as build lays them out
 				return false
 			}
 			if p.doc != last {

@@ -91,7 +91,7 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		e.log.DebugContext(ctx, "corpus file ignored; rebuilding it", "file", e.ix.CorpusPath(), "err", err)
 	}
-	c, err = loadCorpus(ctx, e.ix, e.par)
+	c, err = e.update(ctx, e.loaded, true)
 	if err != nil {
 		return nil, fmt.Errorf("load index for retrieval: %w", err)
 	}
@@ -119,15 +119,52 @@ func (e *Engine) SaveCorpus(ctx context.Context) (bool, error) {
 	defer e.mu.Unlock()
 	c := e.loaded
 	if c == nil || c.gen != gen {
-		if c, err = loadCorpus(ctx, e.ix, e.par); err != nil {
+		// Nothing queries this corpus unless one was in memory: a
+		// process that only saves it need not finish it.
+		use := e.loaded != nil
+		if c, err = e.update(ctx, e.loaded, use); err != nil {
 			return false, fmt.Errorf("load index for retrieval: %w", err)
 		}
-		e.loaded = c
+		if use {
+			e.loaded = c
+		}
 	}
 	if err := saveCorpus(e.ix, c); err != nil {
 		return false, fmt.Errorf("save the corpus file: %w", err)
 	}
 	return true, nil
+}
+
+// update makes the corpus of the index as it is now: base (the corpus
+// in memory) or the corpus file, of an earlier generation, patched with
+// the files that changed since (patchCorpus), else one built from the
+// index. With finish the corpus is ready to query; without, it is fit
+// to save only.
+func (e *Engine) update(ctx context.Context, base *corpus, finish bool) (*corpus, error) {
+	snap, err := e.ix.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	if base == nil {
+		if key, sections, err := e.ix.ReadCorpusLayout(corpusLayout, e.mapped); err == nil {
+			base, _ = decodeSections(sections, key.Generation)
+		}
+	}
+	if base != nil {
+		c, ok, err := patchCorpus(ctx, snap, base)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if finish {
+				c.finish(e.par)
+			}
+			return c, nil
+		}
+		e.log.DebugContext(ctx, "corpus rebuilt: the previous one cannot be patched", "from", base.gen)
+	}
+	return buildCorpus(ctx, snap, e.par)
 }
 
 // Preload opens the corpus file of the index as it is now, if it is

@@ -1,0 +1,259 @@
+package retrieve
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/index"
+)
+
+// patchCorpus brings old, a corpus of an earlier generation of the same
+// index, up to the snapshot: it reads the list of files (index.FileKeys)
+// and the definitions and documents of only the files whose key changed,
+// and keeps the rest of old. The result is the corpus buildCorpus makes
+// of the snapshot, field for field (TestPatchedCorpusIsBuilt): documents
+// are in the same order (definitions by id, files by path) and the text
+// indexes are laid out in the canonical order (textBuilder.build). It
+// reports false, and builds nothing, where that cannot be guaranteed or
+// would not pay: another index instance, a corpus with definitions
+// outside its files, more than patchMaxFiles files changed, or counts
+// that do not add up. old is not modified.
+func patchCorpus(ctx context.Context, snap *index.Snapshot, old *corpus) (*corpus, bool, error) {
+	gen, err := snap.Stamp(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if instance(gen) != instance(old.gen) || instance(gen) == "" {
+		return nil, false, nil
+	}
+	if slices.ContainsFunc(old.defs, func(d defEntry) bool { return d.file < 0 }) {
+		return nil, false, nil
+	}
+	keys, err := snap.FileKeys(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	oldByID := make(map[int64]int32, len(old.files))
+	for i := range old.files {
+		oldByID[old.files[i].id] = int32(i)
+	}
+	fileMap := make([]int32, len(old.files)) // old file → new, -1 if it changed or went
+	for i := range fileMap {
+		fileMap[i] = -1
+	}
+	var changed []int64
+	for i, k := range keys {
+		if of, ok := oldByID[k.ID]; ok && old.unchanged(of, k) {
+			fileMap[of] = int32(i)
+		} else {
+			changed = append(changed, k.ID)
+		}
+	}
+	if len(changed) > patchMaxFiles {
+		return nil, false, nil
+	}
+
+	// Definitions by id: old ones of unchanged files, merged with those of
+	// the changed files.
+	var fresh []index.Brief
+	if err := snap.ForEachBriefOf(ctx, changed, func(b *index.Brief) error { fresh = append(fresh, *b); return nil }); err != nil {
+		return nil, false, err
+	}
+	c := &corpus{gen: gen, files: make([]fileEntry, len(keys))}
+	defMap := make([]int32, len(old.defs)) // old definition → new, -1 if gone
+	defByID := make(map[int64]int32, len(fresh))
+	c.defs = make([]defEntry, 0, len(old.defs)+len(fresh))
+	j := 0
+	for i := range old.defs {
+		d := &old.defs[i]
+		nf := fileMap[d.file]
+		if nf < 0 {
+			defMap[i] = -1
+			continue
+		}
+		for ; j < len(fresh) && fresh[j].ID < d.ID; j++ {
+			defByID[fresh[j].ID] = int32(len(c.defs))
+			c.defs = append(c.defs, defEntry{Brief: fresh[j], file: -1})
+		}
+		defMap[i] = int32(len(c.defs))
+		c.defs = append(c.defs, defEntry{Brief: d.Brief, file: nf})
+	}
+	for ; j < len(fresh); j++ {
+		defByID[fresh[j].ID] = int32(len(c.defs))
+		c.defs = append(c.defs, defEntry{Brief: fresh[j], file: -1})
+	}
+	if n, err := snap.NumSymbols(ctx); err != nil {
+		return nil, false, err
+	} else if n != len(c.defs) {
+		return nil, false, nil // symbols outside the indexed files: buildCorpus keeps them, unfiled
+	}
+
+	for of, nf := range fileMap {
+		if nf >= 0 {
+			f := old.files[of]
+			f.defs = make([]int32, len(f.defs))
+			for i, d := range old.files[of].defs {
+				f.defs[i] = defMap[d]
+			}
+			c.files[nf] = f
+		}
+	}
+	defs, files := newTextBuilder(0), newTextBuilder(0)
+	var acc fileAccumulator
+	byPath := make(map[string]int32, len(changed))
+	for i, k := range keys {
+		byPath[k.Path] = int32(i)
+	}
+	read := 0
+	err = snap.ForEachFileDocsOf(ctx, changed, func(fd *index.FileDocs) error {
+		read++
+		fi := byPath[fd.Path]
+		f := fileEntry{id: fd.FileID, path: fd.Path, lang: fd.Language, hash: fd.Hash}
+		acc.add(files, fd.File)
+		for i, id := range fd.Symbols {
+			di, ok := defByID[id]
+			if !ok {
+				continue // as buildCorpus
+			}
+			c.defs[di].file = fi
+			f.defs = append(f.defs, di)
+			defs.addDoc(di, fd.Docs[i])
+			acc.add(files, fd.Docs[i])
+		}
+		acc.flushTo(files, fi)
+		c.files[fi] = f
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if read != len(changed) || slices.ContainsFunc(c.defs, func(d defEntry) bool { return d.file < 0 }) {
+		return nil, false, nil // the snapshot's rows disagree with themselves: let the full build decide
+	}
+	c.defText = patchText(&old.defText, defMap, defs, len(c.defs))
+	c.fileText = patchText(&old.fileText, fileMap, files, len(c.files))
+	c.groupNames()
+	return c, true, nil
+}
+
+// patchMaxFiles is the most changed files patchCorpus takes on: past it,
+// reading them is most of a full build anyway.
+const patchMaxFiles = 500
+
+// instance is the index instance a stamp names (index.Stamp).
+func instance(stamp string) string {
+	i := strings.LastIndexByte(stamp, '/')
+	if i < 0 {
+		return ""
+	}
+	return stamp[:i]
+}
+
+// unchanged reports whether file of holds what k describes: same id,
+// path, language, content and definition ids.
+func (c *corpus) unchanged(of int32, k index.FileKey) bool {
+	f := &c.files[of]
+	if f.path != k.Path || f.lang != k.Language || f.hash != k.Hash || len(f.defs) != k.Symbols {
+		return false
+	}
+	for i, d := range f.defs {
+		if c.defs[d].ID != k.First+int64(i) || c.defs[d].FileID != k.ID {
+			return false
+		}
+	}
+	return true
+}
+
+// patchText makes the text index of the new documents: old's postings of
+// the documents docMap keeps (renumbered; docMap is increasing where it
+// is not -1), merged with fresh's, which were added under their new
+// numbers, in the canonical layout of textBuilder.build.
+func patchText(old *bm25, docMap []int32, fresh *textBuilder, docs int) bm25 {
+	// The union of the terms, sorted; old's are.
+	newTerms := slices.Clone(fresh.terms)
+	slices.Sort(newTerms)
+	terms := make([]string, 0, len(old.terms)+len(newTerms))
+	oldRank := make([]uint32, len(old.terms))
+	for i, j := 0, 0; i < len(old.terms) || j < len(newTerms); {
+		switch {
+		case j == len(newTerms) || i < len(old.terms) && old.terms[i] < newTerms[j]:
+			oldRank[i] = uint32(len(terms))
+			terms = append(terms, old.terms[i])
+			i++
+		case i == len(old.terms) || newTerms[j] < old.terms[i]:
+			terms = append(terms, newTerms[j])
+			j++
+		default:
+			oldRank[i] = uint32(len(terms))
+			terms = append(terms, old.terms[i])
+			i, j = i+1, j+1
+		}
+	}
+	freshRank := make([]uint32, len(fresh.terms))
+	for id, t := range fresh.terms {
+		r, _ := slices.BinarySearch(terms, t)
+		freshRank[id] = uint32(r)
+	}
+	raw := slices.Clone(fresh.raw)
+	for i := range raw {
+		raw[i].term = freshRank[raw[i].term]
+	}
+	slices.SortStableFunc(raw, func(a, b rawPosting) int { return cmp.Or(cmp.Compare(a.term, b.term), cmp.Compare(a.doc, b.doc)) })
+
+	// Merge term by term, dropping terms left without postings.
+	b := bm25{terms: terms[:0:0], start: []uint32{0}}
+	b.entries = make([]posting, 0, len(old.entries)+len(raw))
+	ri := 0
+	oi := 0
+	for u, term := range terms {
+		var os []posting
+		if oi < len(old.terms) && oldRank[oi] == uint32(u) {
+			os = old.entries[old.start[oi]:old.start[oi+1]]
+			oi++
+		}
+		rs := ri
+		for ri < len(raw) && raw[ri].term == uint32(u) {
+			ri++
+		}
+		fs := raw[rs:ri]
+		n := len(b.entries)
+		for len(os) > 0 || len(fs) > 0 {
+			if len(os) > 0 && docMap[os[0].doc] < 0 {
+				os = os[1:]
+				continue
+			}
+			if len(fs) == 0 || len(os) > 0 && docMap[os[0].doc] < fs[0].doc {
+				p := os[0]
+				p.doc = docMap[p.doc]
+				b.entries = append(b.entries, p)
+				os = os[1:]
+			} else {
+				b.entries = append(b.entries, fs[0].posting)
+				fs = fs[1:]
+			}
+		}
+		if len(b.entries) > n {
+			b.terms = append(b.terms, term)
+			b.start = append(b.start, uint32(len(b.entries)))
+		}
+	}
+	b.df = make([]uint32, len(b.terms))
+	b.countDocs()
+	b.slots = hashTerms(b.terms)
+
+	const nf = int(index.NumFields)
+	b.fieldLen = make([]float32, docs*nf)
+	for od, nd := range docMap {
+		if nd >= 0 {
+			copy(b.fieldLen[int(nd)*nf:(int(nd)+1)*nf], old.fieldLen[od*nf:(od+1)*nf])
+		}
+	}
+	for i, x := range fresh.fieldLen {
+		if x != 0 {
+			b.fieldLen[i] = x
+		}
+	}
+	return b
+}

@@ -1,0 +1,209 @@
+package retrieve
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/winnowhq/winnow/internal/index"
+)
+
+// patched brings prev up to the index as it is, from memory and from
+// prev's corpus file, checks that both are the corpus built from
+// scratch, field by field, and that the patch was taken, not the full
+// build; it returns the built corpus and saves it, for the next step.
+func patched(t *testing.T, ix *index.Index, prev *corpus, step string) *corpus {
+	t.Helper()
+	built, err := loadCorpus(t.Context(), ix, DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := ix.Snapshot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	fromFile, err := decodeSections(mustEncode(t, prev), prev.gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range []*corpus{prev, fromFile} {
+		got, ok, err := patchCorpus(t.Context(), snap, base)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if !ok {
+			t.Fatalf("%s: the corpus was not patched", step)
+		}
+		got.finish(DefaultParams)
+		if sameCorpusDiff(built, got) != "" {
+			t.Fatalf("%s: patched corpus differs from the one built (-built +patched):\n%s", step, sameCorpusDiff(built, got))
+		}
+		enc1, enc2 := mustEncode(t, built), mustEncode(t, got)
+		if fmt.Sprint(enc1) != fmt.Sprint(enc2) {
+			t.Fatalf("%s: the patched corpus file differs from the built one", step)
+		}
+	}
+	return built
+}
+
+func mustEncode(t *testing.T, c *corpus) [][]byte {
+	t.Helper()
+	s, err := encodeCorpus(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func edit(t *testing.T, root, name, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The index tells a change by size and mtime: make it visible even
+	// when the size is the same and the clock has not moved.
+	future := time.Now().Add(time.Duration(rand.IntN(1000)+1) * time.Second)
+	if err := os.Chtimes(p, future, future); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func reindex(t *testing.T, ix *index.Index) {
+	t.Helper()
+	if _, err := ix.Update(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPatchedCorpusIsBuilt: after a file is added, modified, deleted,
+// renamed, emptied of definitions or given new terms only, the corpus
+// patched from the previous one (in memory or read from its file) is
+// the corpus built from the index, to the last field and byte.
+func TestPatchedCorpusIsBuilt(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"pkg/alpha.py": "def alpha_one(x):\n    return beta_two(x) + 1\n\nclass Alpha:\n    def run(self):\n        return 'alpha'\n",
+		"pkg/beta.py":  "def beta_two(y):\n    '''Beta doubles.'''\n    return y * 2\n",
+		"pkg/gamma.py": "import os\n\nGAMMA = os.sep\n\ndef gamma_three():\n    return GAMMA\n",
+		"zeta/last.py": "def zeta_last():\n    pass\n",
+	})
+	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	reindex(t, ix)
+	c, err := loadCorpus(t.Context(), ix, DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"add", func() {
+			edit(t, root, "pkg/delta.py", "def delta_four(q):\n    return quux_unheard_of(q)\n")
+		}},
+		{"add first by path", func() { edit(t, root, "aaa.py", "class First:\n    pass\n") }},
+		{"modify", func() {
+			edit(t, root, "pkg/beta.py", "def beta_two(y):\n    '''Beta triples now.'''\n    return y * 3\n\ndef beta_extra():\n    return brand_new_term\n")
+		}},
+		{"modify terms only", func() {
+			edit(t, root, "pkg/beta.py", "def beta_two(y):\n    return y * other_word\n\ndef beta_extra():\n    return 0\n")
+		}},
+		{"delete", func() { os.Remove(filepath.Join(root, "pkg/gamma.py")) }},
+		{"rename", func() {
+			os.Rename(filepath.Join(root, "pkg/alpha.py"), filepath.Join(root, "pkg/omega.py"))
+		}},
+		{"no definitions", func() { edit(t, root, "zeta/last.py", "print('only code')\n") }},
+		{"delete the last", func() { os.Remove(filepath.Join(root, "zeta/last.py")) }},
+		{"several at once", func() {
+			edit(t, root, "pkg/beta.py", "def beta_two(y):\n    return y\n")
+			edit(t, root, "pkg/new.py", "def newer():\n    return alpha_one(1)\n")
+			os.Remove(filepath.Join(root, "aaa.py"))
+		}},
+	}
+	for _, s := range steps {
+		s.do()
+		reindex(t, ix)
+		c = patched(t, ix, c, s.name)
+	}
+}
+
+// TestPatchedCorpusRandomEdits: over random sequences of edits (files
+// written with words and definitions drawn from a small vocabulary,
+// deleted, renamed, several per update), every patched corpus is the
+// built one.
+func TestPatchedCorpusRandomEdits(t *testing.T) {
+	words := []string{"alpha", "beta", "gamma", "delta", "sum", "print", "point", "frame", "parse", "value", "x", "y"}
+	r := rand.New(rand.NewPCG(13, 14))
+	source := func() string {
+		var s string
+		for range r.IntN(4) {
+			s += fmt.Sprintf("def %s_%s(%s):\n    '''%s %s.'''\n    return %s\n\n", words[r.IntN(len(words))], words[r.IntN(len(words))],
+				words[r.IntN(len(words))], words[r.IntN(len(words))], words[r.IntN(len(words))], words[r.IntN(len(words))])
+		}
+		if r.IntN(3) == 0 {
+			s += fmt.Sprintf("class %s:\n    def %s(self):\n        return %s\n", "C"+words[r.IntN(len(words))], words[r.IntN(len(words))], words[r.IntN(len(words))])
+		}
+		return s + words[r.IntN(len(words))] + " = 1\n"
+	}
+	name := func() string { return fmt.Sprintf("d%d/f%d.py", r.IntN(3), r.IntN(8)) }
+	files := map[string]string{}
+	for range 6 {
+		files[name()] = source()
+	}
+	root := writeTree(t, files)
+	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	reindex(t, ix)
+	c, err := loadCorpus(t.Context(), ix, DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := range 60 {
+		var did []string
+		for range 1 + r.IntN(3) {
+			n := name()
+			p := filepath.Join(root, filepath.FromSlash(n))
+			switch r.IntN(4) {
+			case 0:
+				os.Remove(p)
+				did = append(did, "delete "+n)
+			case 1:
+				m := name()
+				os.MkdirAll(filepath.Dir(filepath.Join(root, filepath.FromSlash(m))), 0o755)
+				os.Rename(p, filepath.Join(root, filepath.FromSlash(m)))
+				did = append(did, "rename "+n+" "+m)
+			default:
+				edit(t, root, n, source())
+				did = append(did, "write "+n)
+			}
+		}
+		reindex(t, ix)
+		gen, _ := ix.Stamp(t.Context())
+		if gen == c.gen {
+			continue
+		}
+		c = patched(t, ix, c, fmt.Sprintf("step %d %q", step, did))
+	}
+}
+
+// sameCorpusDiff is sameCorpus's comparison, as a diff.
+func sameCorpusDiff(want, got *corpus) string {
+	return cmp.Diff(want, got, cmp.Exporter(func(reflect.Type) bool { return true }), cmpopts.EquateEmpty())
+}
