@@ -21,6 +21,7 @@ import (
 func (a *app) indexCommand() *cobra.Command {
 	var f indexFlags
 	var watch, rebuild, asJSON bool
+	var cpuprofile string
 	cmd := &cobra.Command{
 		Use:   "index [path]",
 		Short: "Build or update the symbol index of a repository",
@@ -32,8 +33,11 @@ a walk that honours .gitignore. Vendored, generated, minified, binary, non-UTF-8
 and oversized files are skipped and counted. A re-run parses only files whose
 content changed; --watch keeps the index current as files change.
 
-Each run first checks the index for damage (SQLite's quick_check, for at most
-half a second) and rebuilds a corrupt index from scratch, saying so. --rebuild
+A run first checks the index for damage (SQLite's quick_check, for at most
+half a second) when its file changed since winnow last left it (a copy, a disk,
+another program, a winnow killed while writing), and rebuilds a corrupt index
+from scratch, saying so; damage met while updating is repaired the same way.
+--rebuild
 builds a new index beside the old one, which keeps answering other commands
 until the new one replaces it.
 
@@ -54,6 +58,11 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 				return err
 			}
 			opts.Rebuild = rebuild
+			stop, err := a.startCPUProfile(cpuprofile)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			return a.runIndex(cmd.Context(), opts, watch, asJSON)
 		},
 	}
@@ -62,6 +71,7 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 	fs.BoolVarP(&watch, "watch", "w", false, "keep the index current as files change, until interrupted")
 	fs.BoolVar(&rebuild, "rebuild", false, "build the index from scratch (also over a corrupt one), replacing the existing one when done")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	fs.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
 	return cmd
 }
 
@@ -100,8 +110,8 @@ func (a *app) saveCorpus(ctx context.Context, ix *index.Index, st *index.Stats) 
 	st.Duration += time.Since(start)
 }
 
-// repairingUpdate opens the index, checks it for damage and brings it
-// up to date. A corrupt index, found by the check or by the update, is
+// repairingUpdate opens the index, checks it for damage unless winnow
+// left it as it is (index.Index.Checked), and brings it up to date. A corrupt index, found by the check or by the update, is
 // rebuilt from scratch, saying so on stderr.
 func (a *app) repairingUpdate(ctx context.Context, opts index.Options, progress bool) (*index.Index, *index.Stats, error) {
 	ix, st, err := a.checkedUpdate(ctx, opts, progress)
@@ -120,7 +130,7 @@ func (a *app) checkedUpdate(ctx context.Context, opts index.Options, progress bo
 	if err != nil {
 		return nil, nil, err
 	}
-	if !opts.Rebuild {
+	if !opts.Rebuild && !ix.Checked() {
 		err = ix.Check(ctx)
 	}
 	var st *index.Stats

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# One-file incremental updates through the `winnow index` command, as a user
+# typing it waits for them: wall and CPU time of each run, p50 and p95.
+#
+#   scripts/index-update.sh [-n RUNS] [-r ROUNDS] [-f FILE] TREE BINARY [BINARY ...]
+#
+# TREE must already be indexed (winnow index TREE). Each run appends a comment
+# line to FILE (relative to TREE; default sympy/core/basic.py) and runs
+# `BINARY index TREE`. With several binaries they take turns in ROUNDS rounds
+# (default 2) of RUNS runs each (default 10), so that a change of load hits
+# them alike; runs are not interleaved one by one, because what one binary
+# leaves in the index directory (the check record, the corpus file) is part of
+# what the next run of the same binary finds. Each round starts with one
+# uncounted warm-up run. FILE gets its bytes back at the end, and the index is
+# brought up to date with it. Profile one run with `winnow index --cpuprofile`.
+set -euo pipefail
+
+runs=10 rounds=2 file=sympy/core/basic.py
+while getopts n:r:f: o; do
+  case $o in
+  n) runs=$OPTARG ;;
+  r) rounds=$OPTARG ;;
+  f) file=$OPTARG ;;
+  *) echo "usage: $0 [-n RUNS] [-r ROUNDS] [-f FILE] TREE BINARY [BINARY ...]" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 2 ]; then
+  echo "usage: $0 [-n RUNS] [-r ROUNDS] [-f FILE] TREE BINARY [BINARY ...]" >&2
+  exit 2
+fi
+tree=$1; shift
+bins=("$@")
+target=$tree/$file
+[ -f "$target" ] || { echo "$0: no file $target: name one with -f" >&2; exit 2; }
+[ -f "$tree/.winnow/index.db" ] || { echo "$0: $tree is not indexed: run winnow index $tree first" >&2; exit 2; }
+
+saved=$(mktemp) log=$(mktemp)
+cp -p "$target" "$saved"
+restore() { cp -p "$saved" "$target"; "${bins[0]}" index "$tree" >/dev/null 2>&1 || true; rm -f "$saved" "$log"; }
+trap restore EXIT
+
+# one run: edit, then time the update; prints "binary wall cpu" in seconds
+run() {
+  echo "# winnow index-update edit $RANDOM$RANDOM" >>"$target"
+  /usr/bin/time -f "%e %U %S" -o "$log" "$1" index "$tree" >/dev/null 2>&1
+  awk -v b="$1" '{printf "%s %.3f %.3f\n", b, $1, $2 + $3}' "$log"
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+times=$(for r in $(seq "$rounds"); do for b in "${bins[@]}"; do
+  run "$b" >/dev/null
+  for i in $(seq "$runs"); do run "$b"; done
+done; done)
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# pct COLUMN P BINARY: the P-th percentile (nearest rank) of a column, in ms
+pct() {
+  awk -v b="$3" '$1 == b { print $'"$1"' }' <<<"$times" | sort -n |
+    awk -v p="$2" '{ v[NR] = $1 } END { r = int(p * NR + 0.999999); if (r < 1) r = 1; printf "%d", 1000 * v[r] }'
+}
+for b in "${bins[@]}"; do
+  printf '%s: %d runs, wall p50 %d ms p95 %d ms, CPU p50 %d ms p95 %d ms\n' "$b" "$((runs * rounds))" \
+    "$(pct 2 .5 "$b")" "$(pct 2 .95 "$b")" "$(pct 3 .5 "$b")" "$(pct 3 .95 "$b")"
+done
