@@ -38,8 +38,8 @@ type querier interface {
 // A Snapshot reads the index as one committed state: updates that land
 // while it is open are not seen. Close it when done.
 type Snapshot struct {
-	tx   *sql.Tx
-	file string // the index file, named by its errors
+	tx *sql.Tx
+	ix *Index
 }
 
 // Snapshot opens a consistent read view of the index.
@@ -55,11 +55,11 @@ func (ix *Index) Snapshot(ctx context.Context) (_ *Snapshot, err error) {
 		tx.Rollback()
 		return nil, fmt.Errorf("open index snapshot: %w", err)
 	}
-	return &Snapshot{tx: tx, file: ix.file()}, nil
+	return &Snapshot{tx: tx, ix: ix}, nil
 }
 
 // classify is Index.classify for the snapshot's reads.
-func (s *Snapshot) classify(err *error) { *err = corruption(s.file, *err) }
+func (s *Snapshot) classify(err *error) { s.ix.classify(err) }
 
 // Close ends the snapshot.
 func (s *Snapshot) Close() error { return s.tx.Rollback() }

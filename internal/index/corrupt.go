@@ -48,7 +48,12 @@ func corruption(file string, err error) error {
 // is damaged. Every exported method that reads or writes the database
 // defers it, so that no query path reports the damage without the way
 // to repair it.
-func (ix *Index) classify(err *error) { *err = corruption(ix.file(), *err) }
+func (ix *Index) classify(err *error) {
+	*err = corruption(ix.file(), *err)
+	if errors.Is(*err, ErrCorrupt) {
+		ix.distrust()
+	}
+}
 
 // checkBudget bounds Check. PRAGMA quick_check reads every page of the
 // file: about 0.4 s for the 110 MB index of Go's standard library (6,500
@@ -71,7 +76,8 @@ var checkOrder = []string{"meta", "files", "symbols", "imports", "refs"}
 // returns a *CorruptError when the file is damaged. It stops after a time
 // budget (checkBudget) and then returns nil: the tables left unchecked
 // are guarded, like all of them, by the queries, which report a damaged
-// page when they meet one.
+// page when they meet one. An index checked whole is trusted (Checked)
+// until something other than winnow changes its files.
 func (ix *Index) Check(ctx context.Context) error { return ix.check(ctx, checkBudget) }
 
 func (ix *Index) check(ctx context.Context, budget time.Duration) (err error) {
@@ -98,5 +104,6 @@ func (ix *Index) check(ctx context.Context, budget time.Duration) (err error) {
 		}
 		return fmt.Errorf("check index: %w", err)
 	}
+	ix.trusted.Store(true)
 	return nil
 }

@@ -59,6 +59,7 @@ type Index struct {
 	log  *slog.Logger
 
 	rebuild   atomic.Bool // the next update builds a new index (Options.Rebuild)
+	trusted   atomic.Bool // no Check needed (checked.go)
 	nameCache nameCache
 }
 
@@ -85,6 +86,7 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{root: root, dir: dir, opts: opts, log: opts.Logger}
+	ix.trustOnOpen()
 	// An index of this schema opens without waiting for a writer:
 	// readers see the last committed update. Being rebuilt, it still
 	// answers until the new one replaces it.
@@ -169,8 +171,15 @@ func (ix *Index) Dir() string { return ix.dir }
 // file is the index database.
 func (ix *Index) file() string { return filepath.Join(ix.dir, dbName) }
 
-// Close closes the database.
-func (ix *Index) Close() error { return ix.db.Close() }
+// Close closes the database and, if the index was trusted, records the
+// state it leaves its files in (see Checked).
+func (ix *Index) Close() error {
+	err := ix.db.Close()
+	if err == nil {
+		ix.recordState()
+	}
+	return err
+}
 
 // Stats describe an index and what the last Update did to it.
 type Stats struct {

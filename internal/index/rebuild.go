@@ -37,6 +37,7 @@ func (ix *Index) rebuildLocked(ctx context.Context, start time.Time, progress Pr
 		return nil, err
 	}
 	ix.rebuild.Store(false)
+	ix.trusted.Store(true) // built whole by this process
 	// Move the copied pages from the WAL into the file now rather than at
 	// some later commit; a reader still on the old pages makes this stop
 	// short, which is harmless.
