@@ -81,7 +81,7 @@ func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bo
 		return err
 	}
 	defer ix.Close()
-	a.saveCorpus(ctx, ix, st)
+	a.saveCorpus(ctx, ix, st, !watch)
 	a.printStats(ix, st, asJSON)
 	if !watch {
 		return nil
@@ -94,7 +94,7 @@ func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bo
 			fmt.Fprintf(a.stderr, "winnow: %v\n", err)
 			return
 		}
-		a.saveCorpus(ctx, ix, st)
+		a.saveCorpus(ctx, ix, st, false)
 		a.printStats(ix, st, asJSON)
 	}})
 }
@@ -102,9 +102,12 @@ func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bo
 // saveCorpus writes the corpus file of the index as updated, so that
 // the next winnow context opens it rather than building it; its time
 // counts in the update's. A failure is a warning: queries rebuild it.
-func (a *app) saveCorpus(ctx context.Context, ix *index.Index, st *index.Stats) {
+// A process that saves once and exits maps the previous file rather
+// than reading it (retrieve.Options.MapCorpus); --watch, which saves
+// again and again, reads it.
+func (a *app) saveCorpus(ctx context.Context, ix *index.Index, st *index.Stats, once bool) {
 	start := time.Now()
-	if _, err := retrieve.New(ix, &retrieve.Options{Logger: a.logger()}).SaveCorpus(ctx); err != nil && ctx.Err() == nil {
+	if _, err := retrieve.New(ix, &retrieve.Options{Logger: a.logger(), MapCorpus: once}).SaveCorpus(ctx); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(a.stderr, "winnow: %v; winnow context builds it when it needs it\n", err)
 	}
 	st.Duration += time.Since(start)

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -51,28 +53,59 @@ type CorpusKey struct {
 
 // EncodeCorpus lays out sections in the container.
 func EncodeCorpus(key CorpusKey, sections [][]byte) []byte {
-	size := len(corpusMagic) + 16 + len(key.Layout) + len(key.Generation) + 16*len(sections) + len(corpusTrailer) + 16
-	for _, s := range sections {
-		size += len(s) + 8
-	}
-	buf := make([]byte, 0, size)
-	buf = append(buf, corpusMagic...)
-	buf = binary.LittleEndian.AppendUint32(buf, corpusVersion)
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(sections)))
-	buf = appendString(buf, key.Layout)
-	buf = appendString(buf, key.Generation)
-	buf = pad8(buf)
-	table := len(buf)
-	buf = append(buf, make([]byte, 16*len(sections))...)
+	var buf bytes.Buffer
+	writeCorpus(&buf, key, sections) // a bytes.Buffer does not fail
+	return buf.Bytes()
+}
+
+// writeCorpus writes the container of sections to w, copying nothing: a
+// corpus of tens of megabytes goes from the sections to the file.
+func writeCorpus(w io.Writer, key CorpusKey, sections [][]byte) error {
+	head := append([]byte(corpusMagic), 0, 0, 0, 0, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(head[len(corpusMagic):], corpusVersion)
+	binary.LittleEndian.PutUint32(head[len(corpusMagic)+4:], uint32(len(sections)))
+	head = appendString(head, key.Layout)
+	head = appendString(head, key.Generation)
+	head = pad8(head)
+	table := len(head)
+	head = append(head, make([]byte, 16*len(sections))...)
+	off := len(head)
 	for i, s := range sections {
-		buf = pad8(buf)
-		binary.LittleEndian.PutUint64(buf[table+16*i:], uint64(len(buf)))
-		binary.LittleEndian.PutUint64(buf[table+16*i+8:], uint64(len(s)))
-		buf = append(buf, s...)
+		off += (8 - off%8) % 8
+		binary.LittleEndian.PutUint64(head[table+16*i:], uint64(off))
+		binary.LittleEndian.PutUint64(head[table+16*i+8:], uint64(len(s)))
+		off += len(s)
 	}
-	buf = pad8(buf)
-	buf = append(buf, corpusTrailer...)
-	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+	cw := &crcWriter{w: w}
+	var zeros [8]byte
+	cw.write(head)
+	n := len(head)
+	for _, s := range sections {
+		cw.write(zeros[:(8-n%8)%8])
+		n += (8 - n%8) % 8
+		cw.write(s)
+		n += len(s)
+	}
+	cw.write(zeros[:(8-n%8)%8])
+	cw.write([]byte(corpusTrailer))
+	cw.write(binary.LittleEndian.AppendUint32(nil, cw.crc))
+	return cw.err
+}
+
+// A crcWriter writes through to w, keeping the CRC-32C of what it wrote
+// and the first error.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+	err error
+}
+
+func (cw *crcWriter) write(b []byte) {
+	if cw.err != nil || len(b) == 0 {
+		return
+	}
+	cw.crc = crc32.Update(cw.crc, castagnoli, b)
+	_, cw.err = cw.w.Write(b)
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -207,10 +240,25 @@ func (ix *Index) MapCorpus(want CorpusKey) ([][]byte, error) {
 // file is a cache, and one that a crash left half-written fails its
 // checksum and is rebuilt.
 func (ix *Index) WriteCorpus(key CorpusKey, sections [][]byte) error {
-	return writeAtomic(ix.CorpusPath(), EncodeCorpus(key, sections))
+	return writeFileAtomic(ix.CorpusPath(), func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20) // large sections bypass it
+		if err := writeCorpus(bw, key, sections); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
-func writeAtomic(path string, data []byte) (err error) {
+func writeAtomic(path string, data []byte) error {
+	return writeFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileAtomic writes path with write: into a temporary file in its
+// directory, renamed over path when complete.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -221,7 +269,7 @@ func writeAtomic(path string, data []byte) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {

@@ -72,13 +72,14 @@ func TestCorpusStaleFromHeader(t *testing.T) {
 	}
 
 	ix := &Index{dir: t.TempDir()}
-	want := [][]byte{[]byte("hello"), bytes.Repeat([]byte{9}, 1<<16)}
+	// One section larger than WriteCorpus's buffer, one after it.
+	want := [][]byte{[]byte("hello"), bytes.Repeat([]byte{9}, 1<<21+3), []byte("after")}
 	if err := ix.WriteCorpus(key, want); err != nil {
 		t.Fatal(err)
 	}
 	for name, read := range map[string]func(CorpusKey) ([][]byte, error){"read": ix.ReadCorpus, "mapped": ix.MapCorpus} {
 		got, err := read(key)
-		if err != nil || len(got) != 2 || !bytes.Equal(got[0], want[0]) || !bytes.Equal(got[1], want[1]) {
+		if err != nil || len(got) != 3 || !bytes.Equal(got[0], want[0]) || !bytes.Equal(got[1], want[1]) || !bytes.Equal(got[2], want[2]) {
 			t.Errorf("%s: %d sections, %v", name, len(got), err)
 		}
 	}

@@ -238,7 +238,13 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // A sectionWriter appends sections.
 type sectionWriter struct{ sections [][]byte }
 
+// uint32s and int64s alias xs where this machine is little-endian: the
+// sections are written out before anything changes them.
 func (w *sectionWriter) uint32s(xs []uint32) {
+	if littleEndian {
+		w.sections = append(w.sections, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(xs))), 4*len(xs)))
+		return
+	}
 	b := make([]byte, 0, 4*len(xs))
 	for _, x := range xs {
 		b = binary.LittleEndian.AppendUint32(b, x)
@@ -255,6 +261,10 @@ func (w *sectionWriter) float32s(xs []float32) {
 }
 
 func (w *sectionWriter) int64s(xs []int64) {
+	if littleEndian {
+		w.sections = append(w.sections, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(xs))), 8*len(xs)))
+		return
+	}
 	b := make([]byte, 0, 8*len(xs))
 	for _, x := range xs {
 		b = binary.LittleEndian.AppendUint64(b, uint64(x))
