@@ -97,7 +97,11 @@ which matches ErrCorrupt, names the file and says to run
 `winnow index --rebuild`. Every exported method that touches the
 database wraps its errors so. Check runs PRAGMA quick_check within a
 time budget, for `winnow index` to find damage that no query has met
-yet and rebuild.
+yet and rebuild. It runs only when the index is not Checked: the file
+"checked" records the database's and WAL's size and modification time
+as the last process that trusted the index closed it (times set a
+second back, so no later write can match), and a file that no longer
+matches was changed by something other than winnow (checked.go).
 
 # Corpus file
 
@@ -119,6 +123,14 @@ than rebuilding it (ReadCorpusLayout reads the file of any generation):
 Snapshot.FileKeys lists every file with what identifies its content (id,
 path, language, content hash, first symbol id, symbol count), and
 ForEachBriefOf and ForEachFileDocsOf read the changed files only.
+
+# Profiling
+
+The one-file update through the command, on an indexed copy of a tree:
+
+	scripts/index-update.sh -n 10 TREE ./winnow-old ./winnow-new
+	echo '# edit' >> TREE/sympy/core/basic.py && winnow index --cpuprofile u.prof TREE
+	go tool pprof -top -cum winnow u.prof
 
 # Versions
 
