@@ -154,9 +154,15 @@ Tokens is its estimate.
 Definitions come as cards of three sizes: compact (signature, kind,
 location, first doc line), standard (+ parent, the whole doc, a type's
 members) and full (the source). The leading candidates get compact
-cards; then, best first, they are upgraded to full bodies while the
-budget allows (a full card absorbs the cards of the definitions inside
-it); what is left goes to compact cards further down the ranking.
+cards; then every candidate's full body competes for the rest of the
+budget, the best value per token first: 1/rank² over the tokens it adds
+(a full card absorbs the cards of the definitions inside it), and a
+leader whose body does not fit gets a standard card if that does; what
+is left goes to compact cards further down the ranking. So a short
+method ranked fifth comes in full before a 2,000-token body ranked
+second, which would crowd out everything after it; the definition a
+task is about is about as often long as short, hence rank squared
+against tokens.
 
 # Corpus
 

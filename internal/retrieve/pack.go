@@ -1,9 +1,11 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/intent"
@@ -333,18 +335,37 @@ func (p *packer) fill(cards []Card, budget int) ([]Card, int) {
 type slot struct {
 	cards  [3]Card // by Detail; only the chosen one is always built
 	chosen Detail
-	in     bool // in the pack
+	in     bool    // in the pack
+	value  float64 // what its full body is worth per token (see upgradeValue)
 }
 
 // Packing definitions: the leading candidates get a compact card each,
-// about one per leadTokens of budget; then, best first, the leaders are
-// upgraded to their full body (or else a standard card) while the budget
-// allows; what is left goes to compact cards for the candidates after
-// them. A full card absorbs the cards of the definitions inside it.
+// about one per leadTokens of budget. Then every candidate's full body
+// competes for the rest, the best value per token first (upgradeValue);
+// a leader whose body does not fit gets a standard card if that does. A
+// full card absorbs the cards of the definitions inside it. What is left
+// goes to compact cards for the candidates after the leaders, in ranking
+// order.
 const (
-	leadTokens = 250
+	leadTokens = 500
 	minLead    = 5
 )
+
+// upgradeValue is what showing a definition in full is worth per token
+// it adds to the pack: 1/rank² over the tokens. The square makes rank
+// count for more than size, since the definition a task is about is
+// usually near the top, and a long one is as likely to be it as a short
+// one; but a short method a few places down beats a 2,000-token body
+// that would crowd out everything after it (see doc.go, Packing, for the
+// measurements).
+func upgradeValue(rank int, tokens int) float64 {
+	r := float64(rank)
+	return 1 / (r * r * float64(max(tokens, minUpgradeTokens)))
+}
+
+// minUpgradeTokens floors the cost of an upgrade, so that a body hardly
+// longer than its compact card does not jump the whole ranking.
+const minUpgradeTokens = 10
 
 func (p *packer) fillDefinitions(ctx context.Context, cards []Card, budget int) ([]Card, int) {
 	slots := make([]*slot, len(cards))
@@ -358,38 +379,25 @@ func (p *packer) fillDefinitions(ctx context.Context, cards []Card, budget int) 
 			slots[i].in = true
 		}
 	}
-	for _, s := range slots {
-		if !s.in || containedInFull(slots, s) {
-			continue
+	for i, s := range slots {
+		v, ok := p.variant(ctx, s.cards[Compact], Full)
+		if !ok {
+			continue // a leader may still get a standard card, after the bodies that fit
 		}
-		for _, d := range []Detail{Full, Standard} {
-			v, ok := p.variant(ctx, s.cards[Compact], d)
-			if !ok {
-				continue
-			}
-			freed := 0
-			var inside []*slot
-			if d == Full {
-				for _, o := range slots {
-					if o != s && o.in && contains(v, o.cards[o.chosen]) {
-						inside = append(inside, o)
-						freed += o.cards[o.chosen].Tokens
-					}
-				}
-			}
-			if used-s.cards[s.chosen].Tokens-freed+v.Tokens > budget {
-				continue
-			}
-			used += v.Tokens - s.cards[s.chosen].Tokens - freed
-			s.cards[d], s.chosen = v, d
-			for _, o := range inside {
-				o.in = false
-			}
-			break
+		s.cards[Full] = v
+		added := v.Tokens
+		if s.in {
+			added -= s.cards[Compact].Tokens
 		}
+		s.value = upgradeValue(i+1, added)
+	}
+	order := slices.Clone(slots)
+	slices.SortStableFunc(order, func(a, b *slot) int { return cmp.Compare(b.value, a.value) })
+	for _, s := range order {
+		used = p.upgrade(ctx, slots, s, used, budget)
 	}
 	for _, s := range slots[lead:] {
-		if c := s.cards[Compact]; !containedInFull(slots, s) && used+c.Tokens <= budget {
+		if c := s.cards[Compact]; !s.in && !containedInFull(slots, s) && used+c.Tokens <= budget {
 			used += c.Tokens
 			s.in = true
 		}
@@ -407,6 +415,50 @@ func (p *packer) fillDefinitions(ctx context.Context, cards []Card, budget int) 
 		}
 	}
 	return out, total
+}
+
+// upgrade shows s in full if that fits the budget, taking the place of
+// its own card and of the cards inside its body; a leader (a slot
+// already in) whose body does not fit gets a standard card if that does.
+// It returns the tokens used after it.
+func (p *packer) upgrade(ctx context.Context, slots []*slot, s *slot, used, budget int) int {
+	if containedInFull(slots, s) {
+		return used
+	}
+	for _, d := range []Detail{Full, Standard} {
+		if d == Standard && !s.in {
+			break // a candidate after the leaders comes in full or as a compact card
+		}
+		v := s.cards[d]
+		if v.Detail != d {
+			var ok bool
+			if v, ok = p.variant(ctx, s.cards[Compact], d); !ok {
+				continue
+			}
+		}
+		freed := 0
+		if s.in {
+			freed = s.cards[s.chosen].Tokens
+		}
+		var inside []*slot
+		if d == Full {
+			for _, o := range slots {
+				if o != s && o.in && contains(v, o.cards[o.chosen]) {
+					inside = append(inside, o)
+					freed += o.cards[o.chosen].Tokens
+				}
+			}
+		}
+		if used-freed+v.Tokens > budget {
+			continue
+		}
+		s.cards[d], s.chosen, s.in = v, d, true
+		for _, o := range inside {
+			o.in = false
+		}
+		return used - freed + v.Tokens
+	}
+	return used
 }
 
 // nested returns the qualified names of the definitions inside card c's

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -267,5 +268,80 @@ func TestPackCountsExactlyOnlyWhatFits(t *testing.T) {
 				t.Errorf("%s, sizer ×%.1f: the pack holds %d of %d tokens with candidates to spare", q.id, f, pack.Tokens, budget)
 			}
 		}
+	}
+}
+
+// TestPackShortBodiesBeforeLongOnes: a long body ranked second must not
+// crowd out the short definitions ranked after it. Each full body is
+// worth 1/rank² per token, so the nine short rules, the last ranked
+// tenth, all come in full, and the long report, which no longer fits,
+// keeps a card with its signature and location. Packed in ranking
+// order, the report took most of the budget and left five of the rules
+// as signatures.
+func TestPackShortBodiesBeforeLongOnes(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("def long_report(rows):\n    \"\"\"Every column of the billing report.\"\"\"\n")
+	for i := range 115 {
+		fmt.Fprintf(&src, "    column_%d = sum(row.amount * %d for row in rows if row.kind == 'k%d')\n", i, i, i)
+	}
+	src.WriteString("    return locals()\n\n")
+	const rules = 9
+	for k := 1; k <= rules; k++ {
+		fmt.Fprintf(&src, "\ndef rule_%d(rows):\n    \"\"\"Billing rule %d.\"\"\"\n", k, k)
+		for j := range 3 {
+			fmt.Fprintf(&src, "    rows = [row for row in rows if row.amount > %d and row.code != 'r%d%d']\n", k*j, k, j)
+		}
+		src.WriteString("    return rows\n")
+	}
+	e := weighted(t, writeTree(t, map[string]string{"billing.py": src.String()}), FeatLexical, DefaultParams.Weights[FeatLexical])
+	task := "billing rules and the long report are wrong"
+	r, err := e.Rank(t.Context(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The ranking the packer is given: rule_1, long_report, rule_2, ...
+	want := []string{"rule_1", "long_report"}
+	for k := 2; k <= rules; k++ {
+		want = append(want, fmt.Sprintf("rule_%d", k))
+	}
+	byName := make(map[string]RankedDef)
+	for _, d := range r.Defs {
+		byName[d.Qual] = d
+	}
+	r.Defs = r.Defs[:0]
+	for _, name := range want {
+		d, ok := byName[name]
+		if !ok {
+			t.Fatalf("%s is not among the candidates of %q", name, task)
+		}
+		r.Defs = append(r.Defs, d)
+	}
+	const budget = 3500
+	pack, err := e.Pack(t.Context(), r, Request{Task: task, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(map[string]Detail)
+	for _, s := range pack.Sections {
+		for _, c := range s.Cards {
+			if s.Section == intent.Definitions {
+				got[c.Name] = c.Detail
+			}
+		}
+	}
+	long, ok := got["long_report"]
+	if !ok || long == Full {
+		t.Errorf("long_report: want a card short of its body, got %v (present %v)", long, ok)
+	}
+	for _, name := range want[2:] {
+		if got[name] != Full {
+			t.Errorf("%s: want its full body, got %v", name, got[name])
+		}
+	}
+	if got["rule_1"] != Full {
+		t.Errorf("rule_1: want its full body, got %v", got["rule_1"])
+	}
+	if pack.Tokens > budget {
+		t.Errorf("pack of %d tokens over its budget of %d", pack.Tokens, budget)
 	}
 }
