@@ -25,6 +25,24 @@ func TestProfilesSumToOne(t *testing.T) {
 	}
 }
 
+// TestProfilesLeadWithDefinitions: definitions take more than half of
+// every kind's budget, and every other section with a share keeps one
+// (a bug fix still shows its frames, tests and callers).
+func TestProfilesLeadWithDefinitions(t *testing.T) {
+	for k := range NumKinds {
+		p := ProfileFor(k)
+		if p[Definitions] <= 0.5 {
+			t.Errorf("%v: definitions get %.2f of the budget, want more than half", k, p[Definitions])
+		}
+	}
+	bug := ProfileFor(BugFix)
+	for _, s := range []Section{Snippets, Imports, Tests, Callers} {
+		if bug[s] <= 0 {
+			t.Errorf("bug_fix: %v get no share", s)
+		}
+	}
+}
+
 // only returns a has function that reports true for the given sections.
 func only(ss ...Section) func(Section) bool {
 	return func(s Section) bool {
@@ -38,8 +56,8 @@ func only(ss ...Section) func(Section) bool {
 }
 
 func TestSplit(t *testing.T) {
-	bug := ProfileFor(BugFix)           // 30/25/10/20/15
-	testing_ := ProfileFor(TestWriting) // 40/15/5/40/0
+	bug := Profile{0.30, 0.25, 0.10, 0.20, 0.15}
+	testing_ := Profile{0.40, 0.15, 0.05, 0.40, 0}
 	tests := []struct {
 		name    string
 		profile Profile

@@ -162,7 +162,11 @@ is left goes to compact cards further down the ranking. So a short
 method ranked fifth comes in full before a 2,000-token body ranked
 second, which would crowd out everything after it; the definition a
 task is about is about as often long as short, hence rank squared
-against tokens.
+against tokens. On the dev set of the localization benchmark
+(budgeted-context recall at 8K, the other sections at a quarter of the
+first profiles' shares; see package intent), packing in ranking order
+lost 3.3 points to this, 1/(rank·tokens) 1.4, 1/(rank^1.5·tokens) 0.6,
+1/(rank³·tokens) nothing.
 
 # Corpus
 
