@@ -98,12 +98,7 @@ func TestPatchedCorpusIsBuilt(t *testing.T) {
 		"pkg/gamma.py": "import os\n\nGAMMA = os.sep\n\ndef gamma_three():\n    return GAMMA\n",
 		"zeta/last.py": "def zeta_last():\n    pass\n",
 	})
-	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	reindex(t, ix)
+	ix := indexed(t, root)
 	c, err := loadCorpus(t.Context(), ix, DefaultParams)
 	if err != nil {
 		t.Fatal(err)
@@ -165,12 +160,7 @@ func TestPatchedCorpusRandomEdits(t *testing.T) {
 		files[name()] = source()
 	}
 	root := writeTree(t, files)
-	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	reindex(t, ix)
+	ix := indexed(t, root)
 	c, err := loadCorpus(t.Context(), ix, DefaultParams)
 	if err != nil {
 		t.Fatal(err)

@@ -24,9 +24,9 @@ func writeTree(t *testing.T, files map[string]string) string {
 	return root
 }
 
-// weighted returns an engine over a fresh index of root (kept outside it, closed with the
-// test), ranking with DefaultParams but for weight w of feature f.
-func weighted(t *testing.T, root string, f Feature, w float64) *Engine {
+// indexed returns a fresh index of root, kept outside it, updated once and closed with the
+// test.
+func indexed(t *testing.T, root string) *index.Index {
 	t.Helper()
 	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
 	if err != nil {
@@ -36,6 +36,14 @@ func weighted(t *testing.T, root string, f Feature, w float64) *Engine {
 	if _, err := ix.Update(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
+	return ix
+}
+
+// weighted returns an engine over a fresh index of root, ranking with DefaultParams but for
+// weight w of feature f.
+func weighted(t *testing.T, root string, f Feature, w float64) *Engine {
+	t.Helper()
+	ix := indexed(t, root)
 	par := DefaultParams
 	par.Weights[f] = w
 	return New(ix, &Options{Params: &par})

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/winnowhq/winnow/internal/index"
 	"github.com/winnowhq/winnow/internal/intent"
 	"github.com/winnowhq/winnow/internal/tokens"
 )
@@ -190,14 +189,7 @@ func TestPhraseCandidates(t *testing.T) {
 func TestEmptyRepository(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "README.md"), []byte("# nothing to parse\n"), 0o644)
-	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if _, err := ix.Update(t.Context(), nil); err != nil {
-		t.Fatal(err)
-	}
+	ix := indexed(t, root)
 	pack, err := New(ix, nil).Context(t.Context(), Request{Task: "fix the parser", Budget: 500})
 	if err != nil {
 		t.Fatal(err)
