@@ -51,6 +51,12 @@ func openRedis(rawURL string, o Options) (*redisStore, error) {
 	if opt.ClientName == "" {
 		opt.ClientName = "winnow"
 	}
+	if opt.DialerRetries == 0 {
+		// go-redis dials five times, 100 ms apart, for each of a command's four tries: 1.7 s
+		// before a store that is down says so. A cache must not cost more than it saves;
+		// Degrade already retries a store that went away, every degradedRetry.
+		opt.DialerRetries = 1
+	}
 	quietRedis.Do(func() { redis.SetLogger(&logging.VoidLogger{}) })
 	s := &redisStore{
 		c:           redis.NewClient(opt),
