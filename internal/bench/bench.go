@@ -43,6 +43,11 @@ type Options struct {
 	Keep bool
 	// Progress receives one line per step; nil discards.
 	Progress io.Writer
+	// CPUProfile, if set, is where the first cold `winnow index` of the
+	// first tree writes its CPU profile (winnow index --cpuprofile); the
+	// Nth tree's goes to CPUProfile with ".N" appended. A profiled run is
+	// timed like the others.
+	CPUProfile string
 }
 
 func (o *Options) defaults() error {
@@ -113,6 +118,9 @@ func Index(ctx context.Context, trees []string, opts Options) (*Report, error) {
 	}
 	for i, root := range roots {
 		tb := &treeBench{opts: &opts, root: root, work: filepath.Join(work, fmt.Sprintf("%d-%s", i+1, filepath.Base(root)))}
+		if tb.profile = opts.CPUProfile; tb.profile != "" && i > 0 {
+			tb.profile += fmt.Sprintf(".%d", i+1)
+		}
 		t, err := tb.run(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("bench %s: %w", root, err)
@@ -140,10 +148,11 @@ func treeRoot(p string) (string, error) {
 
 // treeBench runs the measurements of one tree, in order.
 type treeBench struct {
-	opts *Options
-	root string
-	work string // this tree's working directory
-	ix   index.Options
+	opts    *Options
+	root    string
+	work    string // this tree's working directory
+	ix      index.Options
+	profile string // where the first cold winnow index writes its CPU profile; "" for none
 }
 
 func (b *treeBench) run(ctx context.Context) (*Tree, error) {

@@ -77,11 +77,12 @@ func TestIndexEndToEnd(t *testing.T) {
 	writeTree(t, tree, tinyTree)
 	before := snapshot(t, tree)
 	work := t.TempDir()
+	profile := filepath.Join(t.TempDir(), "cold.pprof")
 	var progress bytes.Buffer
 
 	rep, err := Index(t.Context(), []string{tree}, Options{
 		Winnow: winnow, Ctags: ctags, Runs: 1, ReopenRuns: 3, UpdateRuns: 2, LookupNames: 20,
-		TempDir: work, Progress: &progress,
+		TempDir: work, Progress: &progress, CPUProfile: profile,
 	})
 	t.Logf("progress:\n%s", progress.String())
 	if err != nil {
@@ -93,6 +94,9 @@ func TestIndexEndToEnd(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(work); len(left) != 0 {
 		t.Errorf("working directory not removed: %v", left)
+	}
+	if p, err := os.ReadFile(profile); err != nil || !bytes.HasPrefix(p, []byte{0x1f, 0x8b}) {
+		t.Errorf("the cold run wrote no gzipped pprof profile to %s: %d bytes, %v", profile, len(p), err)
 	}
 	if len(rep.Trees) != 1 {
 		t.Fatalf("got %d trees, want 1", len(rep.Trees))

@@ -67,7 +67,11 @@ func (b *treeBench) cold(ctx context.Context) (Cold, error) {
 	tags := filepath.Join(b.work, "tags")
 	for i := range b.opts.Runs {
 		b.logf("cold %d/%d: winnow index", i+1, b.opts.Runs)
-		st, r, err := b.winnowCold(ctx)
+		var flags []string
+		if i == 0 && b.profile != "" {
+			flags = []string{"--cpuprofile", b.profile}
+		}
+		st, r, err := b.winnowCold(ctx, flags...)
 		if err != nil {
 			return c, err
 		}
@@ -98,12 +102,13 @@ func (b *treeBench) cold(ctx context.Context) (Cold, error) {
 }
 
 // winnowCold builds the index from nothing with the winnow binary, into
-// an empty index directory, and returns the summary it printed.
-func (b *treeBench) winnowCold(ctx context.Context) (*index.Stats, procRun, error) {
+// an empty index directory, with flags added, and returns the summary it
+// printed.
+func (b *treeBench) winnowCold(ctx context.Context, flags ...string) (*index.Stats, procRun, error) {
 	if err := os.RemoveAll(b.ix.Dir); err != nil {
 		return nil, procRun{}, err
 	}
-	r, err := b.winnowIndex(ctx, "--rebuild")
+	r, err := b.winnowIndex(ctx, append([]string{"--rebuild"}, flags...)...)
 	if err != nil {
 		return nil, r, err
 	}

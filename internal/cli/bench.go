@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -62,6 +63,14 @@ load, which the report shows; compare the ratios.`,
 			if a.configFile != "" {
 				opts.WinnowArgs = []string{"--config", a.configFile}
 			}
+			if opts.CPUProfile != "" {
+				// The cold runs start in the tree: a relative path would land in it.
+				abs, err := filepath.Abs(opts.CPUProfile)
+				if err != nil {
+					return fmt.Errorf("--cpuprofile: %w", err)
+				}
+				opts.CPUProfile = abs
+			}
 			opts.IndexOptions = func(root string) (index.Options, error) {
 				return a.indexOptions(cmd, &indexFlags{}, root)
 			}
@@ -84,5 +93,6 @@ load, which the report shows; compare the ratios.`,
 	fs.StringVar(&opts.Winnow, "winnow", "", "the winnow binary to benchmark (default: this one)")
 	fs.BoolVar(&asJSON, "json", false, "print the report as one JSON object, durations in milliseconds")
 	fs.BoolVar(&opts.Keep, "keep", false, "keep the temporary indexes and tags files, and print where")
+	fs.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a CPU profile of the first cold winnow index to this file (the Nth tree's gets .N appended), for go tool pprof")
 	return cmd
 }

@@ -132,6 +132,11 @@ The one-file update through the command, on an indexed copy of a tree:
 	echo '# edit' >> TREE/sympy/core/basic.py && winnow index --cpuprofile u.prof TREE
 	go tool pprof -top -cum winnow u.prof
 
+The cold build, side by side with Universal Ctags:
+
+	winnow bench index --runs 3 --cpuprofile cold.prof TREE
+	go tool pprof -top -cum winnow cold.prof
+
 # Versions
 
 PRAGMA application_id marks the file as a winnow index and PRAGMA
