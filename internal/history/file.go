@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"os"
 	"slices"
 	"sort"
 )
@@ -158,8 +159,9 @@ func (d *decoder) bytes() []byte {
 	return s
 }
 
-// decode opens the bytes of a history file.
-func decode(b []byte) (*History, error) {
+// header checks the bytes of a history file whole (magic, version,
+// checksum) and returns a decoder at its first field, the head.
+func header(b []byte) (*decoder, error) {
 	if len(b) < len(magic)+1+4 || string(b[:len(magic)]) != magic || b[len(magic)] != formatVersion {
 		return nil, errFormat
 	}
@@ -167,7 +169,32 @@ func decode(b []byte) (*History, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, errFormat
 	}
-	d := &decoder{b: body[len(magic)+1:]}
+	return &decoder{b: body[len(magic)+1:]}, nil
+}
+
+// peek returns the head and the number of commits of the history file,
+// checked whole but not decoded; ok is false for a file that is missing,
+// damaged or of another version.
+func peek(file string) (head string, commits int, ok bool) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", 0, false
+	}
+	d, err := header(b)
+	if err != nil {
+		return "", 0, false
+	}
+	head = string(d.bytes())
+	commits = d.count()
+	return head, commits, d.err == nil
+}
+
+// decode opens the bytes of a history file.
+func decode(b []byte) (*History, error) {
+	d, err := header(b)
+	if err != nil {
+		return nil, err
+	}
 	h := &History{head: string(d.bytes())}
 	h.commits = make([]commitEntry, d.count())
 	var total float64
@@ -215,22 +242,31 @@ func (h *History) termAt(i int) (string, []byte, bool) {
 	return string(t), d.b, d.err == nil
 }
 
-// postings calls fn with each commit whose message holds term, and the
-// term's count in it. A damaged entry ends the list early.
-func (h *History) postings(term string, fn func(commit int, count int)) (df int) {
+// entry returns a decoder at term's postings (their count first), or false
+// when no commit's message holds term.
+func (h *History) entry(term string) (*decoder, bool) {
 	n := len(h.offsets) / 4
 	i := sort.Search(n, func(i int) bool {
 		t, _, _ := h.termAt(i)
 		return t >= term
 	})
 	if i == n {
-		return 0
+		return nil, false
 	}
 	t, rest, ok := h.termAt(i)
 	if !ok || t != term {
+		return nil, false
+	}
+	return &decoder{b: rest}, true
+}
+
+// postings calls fn with each commit whose message holds term, and the
+// term's count in it. A damaged entry ends the list early.
+func (h *History) postings(term string, fn func(commit int, count int)) (df int) {
+	d, ok := h.entry(term)
+	if !ok {
 		return 0
 	}
-	d := &decoder{b: rest}
 	df = d.count()
 	ci := 0
 	for range df {
@@ -246,19 +282,10 @@ func (h *History) postings(term string, fn func(commit int, count int)) (df int)
 
 // docFreq is the number of commits whose message holds term.
 func (h *History) docFreq(term string) int {
-	n := len(h.offsets) / 4
-	i := sort.Search(n, func(i int) bool {
-		t, _, _ := h.termAt(i)
-		return t >= term
-	})
-	if i == n {
+	d, ok := h.entry(term)
+	if !ok {
 		return 0
 	}
-	t, rest, ok := h.termAt(i)
-	if !ok || t != term {
-		return 0
-	}
-	d := &decoder{b: rest}
 	return d.count()
 }
 

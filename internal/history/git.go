@@ -69,7 +69,9 @@ type repo struct {
 
 // open finds the repository of the tree and its HEAD. A tree that is
 // not the top level of a work tree, or whose HEAD has no commit yet, is
-// errNoRepo; a repository git cannot read is an error.
+// errNoRepo; a repository git cannot read is an error. Whether HEAD's
+// commit can be read is left to readable, which only a history that
+// must be read again needs.
 func (g *git) open(ctx context.Context) (repo, error) {
 	out, err := g.run(ctx, "rev-parse", "--show-prefix")
 	if err != nil {
@@ -98,11 +100,16 @@ func (g *git) open(ctx context.Context) (repo, error) {
 		return repo{}, gitError([]string{"rev-parse"}, err, stderr.Bytes())
 	}
 	r.head = strings.TrimSpace(string(out))
-	// HEAD names a commit git can read, or the history is damaged.
-	if _, err := g.run(ctx, "cat-file", "-e", r.head+"^{commit}"); err != nil {
-		return repo{}, fmt.Errorf("HEAD %s is not a commit git can read: %w", r.head, err)
-	}
 	return r, nil
+}
+
+// readable fails unless HEAD names a commit git can read: otherwise the
+// history is damaged, and its log would be too.
+func (g *git) readable(ctx context.Context, r repo) error {
+	if _, err := g.run(ctx, "cat-file", "-e", r.head+"^{commit}"); err != nil {
+		return fmt.Errorf("HEAD %s is not a commit git can read: %w", r.head, err)
+	}
+	return nil
 }
 
 // isAncestor reports whether commit a is an ancestor of b (or b).

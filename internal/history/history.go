@@ -101,10 +101,16 @@ func Update(ctx context.Context, root, file string, opts *Options) (*Stats, erro
 	if err != nil {
 		return nil, fmt.Errorf("read git history of %s: %w (repair the repository, or remove its .git to index without history)", root, err)
 	}
-	old, err := readFile(file)
-	if err == nil && old.head == r.head && len(old.commits) > 0 {
-		return &Stats{Head: r.head, Commits: len(old.commits)}, nil
+	// Every update of the index asks (winnow context runs one per task): a
+	// history already at HEAD is known from its file's header, without
+	// decoding the file or asking git anything more.
+	if head, n, ok := peek(file); ok && head == r.head && n > 0 {
+		return &Stats{Head: r.head, Commits: n}, nil
 	}
+	if err := g.readable(ctx, r); err != nil {
+		return nil, fmt.Errorf("read git history of %s: %w (repair the repository, or remove its .git to index without history)", root, err)
+	}
+	old, err := readFile(file)
 	st := &Stats{Head: r.head}
 	d := &data{head: r.head}
 	since := ""
