@@ -3,7 +3,6 @@ package gateway
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -21,15 +20,9 @@ func (u *upstream) refreshPrompts(ctx context.Context, c *conn) error {
 	if !c.has(func(s *mcp.ServerCapabilities) bool { return s.Prompts != nil }) {
 		return nil
 	}
-	var prompts []*mcp.Prompt
-	for p, err := range c.sess.Prompts(ctx, nil) {
-		if err != nil {
-			return fmt.Errorf("prompts/list: %w", err)
-		}
-		prompts = append(prompts, p)
-		if len(prompts) > maxListPages*100 {
-			return fmt.Errorf("prompts/list: more than %d prompts", maxListPages*100)
-		}
+	prompts, err := listAll(c.sess.Prompts(ctx, nil), "prompts/list", "prompts")
+	if err != nil {
+		return err
 	}
 	if ctx.Err() != nil || u.gw.ctx.Err() != nil {
 		return ctx.Err()

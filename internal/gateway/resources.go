@@ -71,25 +71,13 @@ func (u *upstream) refreshResources(ctx context.Context, c *conn) error {
 	if !c.has(func(s *mcp.ServerCapabilities) bool { return s.Resources != nil }) {
 		return nil
 	}
-	var resources []*mcp.Resource
-	for r, err := range c.sess.Resources(ctx, nil) {
-		if err != nil {
-			return fmt.Errorf("resources/list: %w", err)
-		}
-		resources = append(resources, r)
-		if len(resources) > maxListPages*100 {
-			return fmt.Errorf("resources/list: more than %d resources", maxListPages*100)
-		}
+	resources, err := listAll(c.sess.Resources(ctx, nil), "resources/list", "resources")
+	if err != nil {
+		return err
 	}
-	var templates []*mcp.ResourceTemplate
-	for t, err := range c.sess.ResourceTemplates(ctx, nil) {
-		if err != nil {
-			return fmt.Errorf("resources/templates/list: %w", err)
-		}
-		templates = append(templates, t)
-		if len(templates) > maxListPages*100 {
-			return fmt.Errorf("resources/templates/list: more than %d templates", maxListPages*100)
-		}
+	templates, err := listAll(c.sess.ResourceTemplates(ctx, nil), "resources/templates/list", "templates")
+	if err != nil {
+		return err
 	}
 	if ctx.Err() != nil || u.gw.ctx.Err() != nil {
 		return ctx.Err()

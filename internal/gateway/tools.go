@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 
@@ -13,6 +14,22 @@ import (
 // maxListPages bounds the pages of one tools/list, against an upstream that never stops
 // returning a cursor.
 const maxListPages = 1000
+
+// listAll gathers a list the SDK pages through for method, refusing one of more than
+// maxListPages pages' worth of items, against an upstream that never stops returning a cursor.
+func listAll[T any](items iter.Seq2[T, error], method, what string) ([]T, error) {
+	var all []T
+	for item, err := range items {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", method, err)
+		}
+		all = append(all, item)
+		if len(all) > maxListPages*100 {
+			return nil, fmt.Errorf("%s: more than %d %s", method, maxListPages*100, what)
+		}
+	}
+	return all, nil
+}
 
 // refresh lists the upstream's tools and brings the re-exported ones in line: new and
 // changed tools are added, vanished ones removed. The server tells its clients with
