@@ -14,18 +14,7 @@ import (
 )
 
 // openE2E indexes the eval repository into a temporary directory.
-func openE2E(t *testing.T) *index.Index {
-	t.Helper()
-	ix, err := index.Open(t.Context(), index.Options{Root: e2eRepo, Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Update(t.Context(), nil); err != nil {
-		t.Fatal(err)
-	}
-	return ix
-}
+func openE2E(t *testing.T) *index.Index { return indexed(t, e2eRepo) }
 
 // sameCorpus reports a difference between two corpora, field by field.
 func sameCorpus(t *testing.T, want, got *corpus) {
@@ -72,6 +61,20 @@ func TestCorpusFileRoundTrip(t *testing.T) {
 	sameCorpus(t, rebuilt, reread)
 }
 
+// builtSections builds the corpus of ix and encodes it.
+func builtSections(t *testing.T, ix *index.Index) (*corpus, [][]byte) {
+	t.Helper()
+	c, err := loadCorpus(t.Context(), ix, DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections, err := encodeCorpus(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, sections
+}
+
 // TestCorpusFileRejected: a corpus file that is stale, truncated,
 // corrupt, from another format or layout, or not a corpus file is
 // ignored and rebuilt; the engine answers as it would from the index.
@@ -92,14 +95,7 @@ func TestCorpusFileRejected(t *testing.T) {
 			}
 		}, index.ErrCorpusStale},
 		{"older layout", func(t *testing.T, ix *index.Index, file []byte) {
-			c, err := loadCorpus(t.Context(), ix, DefaultParams)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sections, err := encodeCorpus(c)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, sections := builtSections(t, ix)
 			if err := ix.WriteCorpus(index.CorpusKey{Layout: "retrieve.corpus/0", Generation: c.gen}, sections); err != nil {
 				t.Fatal(err)
 			}
@@ -125,14 +121,7 @@ func TestCorpusFileRejected(t *testing.T) {
 			write(t, ix, []byte("SQLite format 3\x00 and then some"))
 		}, index.ErrCorpusDamaged},
 		{"sections of another layout under this one's name", func(t *testing.T, ix *index.Index, file []byte) {
-			c, err := loadCorpus(t.Context(), ix, DefaultParams)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sections, err := encodeCorpus(c)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, sections := builtSections(t, ix)
 			sections[0], sections[2] = sections[2], sections[0] // the ids and the files of definitions
 			if err := ix.WriteCorpus(index.CorpusKey{Layout: corpusLayout, Generation: c.gen}, sections); err != nil {
 				t.Fatal(err)
