@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"strings"
+
+	"github.com/winnowhq/winnow/internal/index"
 )
 
 // The second stage. Once every first-stage feature is in, the leading
@@ -75,38 +77,13 @@ func (r *ranker) delegate(ctx context.Context, e *Engine, lead int32) {
 	if len(anchors) == 0 {
 		return
 	}
-	ids := make([]int64, len(anchors))
-	weight := make(map[int64]float64, len(anchors))
-	name := make(map[int64]string, len(anchors))
-	for i, d := range anchors {
-		ids[i] = r.c.defs[d].ID
-		weight[ids[i]] = r.score[d] / r.score[anchors[0]]
-		name[ids[i]] = r.c.defs[d].Name
-	}
-	edges, err := e.ix.RefsFrom(ctx, ids)
-	if err != nil {
-		return // a refinement: without it, ranking stands
-	}
 	feat := r.feat[FeatDelegate]
-	for _, edge := range edges {
-		var targets []int32
-		for _, d := range r.c.byName[strings.ToLower(edge.Name)] {
-			def := &r.c.defs[d]
-			if def.Name == edge.Name && def.file >= 0 && def.file != lead && !r.c.files[def.file].test && callableOrType(def.Kind) {
-				targets = append(targets, d)
-			}
+	r.followUses(ctx, e, anchors, lead, func(anchor, target int32, edge index.Edge, share float64) {
+		if edge.Name == r.c.defs[anchor].Name {
+			share *= delegateSameName
 		}
-		if len(targets) == 0 || len(targets) > maxTargets {
-			continue
-		}
-		v := weight[edge.Scope] * refWeight[edge.Kind] / float64(len(targets))
-		if edge.Name == name[edge.Scope] {
-			v *= delegateSameName
-		}
-		for _, d := range targets {
-			feat[d] = max(feat[d], v)
-		}
-	}
+		feat[target] = max(feat[target], share)
+	})
 	scaleMax(feat)
 }
 
@@ -121,3 +98,40 @@ type rerankCap struct {
 
 // below is the bound for a score the leader's s must stay above.
 func below(s float64) float64 { return math.Nextafter(s, 0) }
+
+// followUses resolves by name what the definitions from (best first) use,
+// to the callables and types outside tests and outside the file skip (-1
+// for none) that a name may mean, leaving out a name defined in more
+// than maxTargets places, and calls fn with each use's source, target and
+// share: the source's score relative to from[0]'s, times the use's
+// weight, split among the targets. It is a refinement: without the
+// references, it calls nothing.
+func (r *ranker) followUses(ctx context.Context, e *Engine, from []int32, skip int32, fn func(source, target int32, edge index.Edge, share float64)) {
+	ids := make([]int64, len(from))
+	source := make(map[int64]int32, len(from))
+	for i, d := range from {
+		ids[i] = r.c.defs[d].ID
+		source[ids[i]] = d
+	}
+	edges, err := e.ix.RefsFrom(ctx, ids)
+	if err != nil {
+		return
+	}
+	for _, edge := range edges {
+		var targets []int32
+		for _, d := range r.c.byName[strings.ToLower(edge.Name)] {
+			def := &r.c.defs[d]
+			if def.Name == edge.Name && def.file >= 0 && def.file != skip && !r.c.files[def.file].test && callableOrType(def.Kind) {
+				targets = append(targets, d)
+			}
+		}
+		if len(targets) == 0 || len(targets) > maxTargets {
+			continue
+		}
+		src := source[edge.Scope]
+		share := r.score[src] / r.score[from[0]] * refWeight[edge.Kind] / float64(len(targets))
+		for _, d := range targets {
+			fn(src, d, edge, share)
+		}
+	}
+}

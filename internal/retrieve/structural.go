@@ -5,7 +5,8 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
+
+	"github.com/winnowhq/winnow/internal/index"
 )
 
 // Structural signals: what a definition's place in the code says, beyond
@@ -69,33 +70,10 @@ func (r *ranker) testVotes(ctx context.Context, e *Engine) {
 	}
 	slices.SortFunc(voters, func(a, b int32) int { return cmp.Compare(r.score[b], r.score[a]) })
 	voters = voters[:min(len(voters), testVoters)]
-	ids := make([]int64, len(voters))
-	weight := make(map[int64]float64, len(voters))
-	for i, d := range voters {
-		ids[i] = r.c.defs[d].ID
-		weight[ids[i]] = r.score[d] / r.score[voters[0]]
-	}
-	edges, err := e.ix.RefsFrom(ctx, ids)
-	if err != nil {
-		return // a refinement: without it, ranking stands
-	}
 	votes := r.feat[FeatTestVote]
-	for _, edge := range edges {
-		var targets []int32
-		for _, d := range r.c.byName[strings.ToLower(edge.Name)] {
-			def := &r.c.defs[d]
-			if def.Name == edge.Name && def.file >= 0 && !r.c.files[def.file].test && callableOrType(def.Kind) {
-				targets = append(targets, d)
-			}
-		}
-		if len(targets) == 0 || len(targets) > maxTargets {
-			continue
-		}
-		v := weight[edge.Scope] * refWeight[edge.Kind] / float64(len(targets))
-		for _, d := range targets {
-			votes[d] += v
-		}
-	}
+	r.followUses(ctx, e, voters, -1, func(_, target int32, _ index.Edge, share float64) {
+		votes[target] += share
+	})
 	scaleMax(votes)
 }
 
