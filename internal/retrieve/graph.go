@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -114,28 +115,36 @@ func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
 	for _, d := range seeds {
 		teleport[d] = r.score[d] / total
 	}
-	rank := make(map[int32]float64, len(adj))
+	// Sums run over the nodes in one fixed order: added in map order, the
+	// same graph gave scores a last bit apart from run to run, enough to
+	// swap two definitions of equal rank.
+	nodes, nbrs := pprOrder(adj, teleport)
+	rank := make(map[int32]float64, len(nodes))
 	for d, v := range teleport {
 		rank[d] = v
 	}
 	outWeight := make(map[int32]float64, len(adj))
-	for a, m := range adj {
-		for _, w := range m {
-			outWeight[a] += w
+	for _, a := range nodes {
+		for _, b := range nbrs[a] {
+			outWeight[a] += adj[a][b]
 		}
 	}
 	for range pprIterations {
 		next := make(map[int32]float64, len(rank))
 		for d, v := range teleport {
-			next[d] += (1 - pprDamping) * v
+			next[d] = (1 - pprDamping) * v
 		}
-		for a, v := range rank {
+		for _, a := range nodes {
+			v, ok := rank[a]
+			if !ok {
+				continue
+			}
 			if outWeight[a] == 0 {
 				next[a] += pprDamping * v // a dead end keeps its mass
 				continue
 			}
-			for b, w := range adj[a] {
-				next[b] += pprDamping * v * w / outWeight[a]
+			for _, b := range nbrs[a] {
+				next[b] += pprDamping * v * adj[a][b] / outWeight[a]
 			}
 		}
 		rank = next
@@ -145,6 +154,31 @@ func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
 		feat[d] = max(0, v-(1-pprDamping)*teleport[d])
 	}
 	scaleMax(feat)
+}
+
+// pprOrder returns every node of the local graph (with an edge, or a
+// seed) in ascending order, and each node's neighbours in ascending order.
+func pprOrder(adj map[int32]map[int32]float64, teleport map[int32]float64) (nodes []int32, out map[int32][]int32) {
+	seen := make(map[int32]bool, len(adj)+len(teleport))
+	add := func(d int32) {
+		if !seen[d] {
+			seen[d] = true
+			nodes = append(nodes, d)
+		}
+	}
+	out = make(map[int32][]int32, len(adj))
+	for a, m := range adj {
+		add(a)
+		out[a] = slices.Sorted(maps.Keys(m))
+		for _, b := range out[a] {
+			add(b)
+		}
+	}
+	for d := range teleport {
+		add(d)
+	}
+	slices.Sort(nodes)
+	return nodes, out
 }
 
 // resolve maps a used name to the definitions it may mean, as seen from
