@@ -47,25 +47,32 @@ func crashChild(root string) {
 	os.Exit(1)
 }
 
-// TestCrashMidUpdate kills a process in the middle of an update's
-// transaction and checks that the index it leaves is the previous one,
-// intact, and that the next update completes it.
-func TestCrashMidUpdate(t *testing.T) {
+// indexedThenGrown indexes a tree of one file, closes the index, and adds
+// 200 files, so that the next update has a long transaction to kill.
+func indexedThenGrown(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"before.py": "def before(): pass\n"})
 	ix := openIndex(t, Options{Root: root})
 	update(t, ix)
 	ix.Close()
-
 	many := map[string]string{}
 	for i := range 200 {
 		many[fmt.Sprintf("new/m%03d.py", i)] = fmt.Sprintf("def after_%d(x):\n    return x\n", i)
 	}
 	writeTree(t, root, many)
+	return root
+}
+
+// TestCrashMidUpdate kills a process in the middle of an update's
+// transaction and checks that the index it leaves is the previous one,
+// intact, and that the next update completes it.
+func TestCrashMidUpdate(t *testing.T) {
+	root := indexedThenGrown(t)
 
 	killMidway(t, root, false)
 
-	ix = openIndex(t, Options{Root: root})
+	ix := openIndex(t, Options{Root: root})
 	var check string
 	if err := ix.db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
 		t.Fatalf("integrity_check after a crash: %q %v", check, err)
@@ -116,16 +123,7 @@ func killMidway(t *testing.T, root string, rebuild bool) {
 // TestCrashMidRebuild kills a rebuild halfway: the previous index is
 // intact and answers, and the next update removes the half-built file.
 func TestCrashMidRebuild(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"before.py": "def before(): pass\n"})
-	ix := openIndex(t, Options{Root: root})
-	update(t, ix)
-	ix.Close()
-	many := map[string]string{}
-	for i := range 200 {
-		many[fmt.Sprintf("new/m%03d.py", i)] = fmt.Sprintf("def after_%d(x):\n    return x\n", i)
-	}
-	writeTree(t, root, many)
+	root := indexedThenGrown(t)
 
 	killMidway(t, root, true)
 
@@ -133,7 +131,7 @@ func TestCrashMidRebuild(t *testing.T) {
 	if _, err := os.Stat(tmp); err != nil {
 		t.Fatalf("the killed rebuild left no file behind, so this test shows nothing: %v", err)
 	}
-	ix = openIndex(t, Options{Root: root})
+	ix := openIndex(t, Options{Root: root})
 	var check string
 	if err := ix.db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
 		t.Fatalf("integrity_check after a crashed rebuild: %q %v", check, err)
