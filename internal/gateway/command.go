@@ -69,8 +69,22 @@ func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	t.mu.Lock()
 	t.proc = p
 	t.mu.Unlock()
-	conn := &mcp.IOTransport{Reader: stdout, Writer: p, MaxLineLength: t.maxMessage}
+	conn := &mcp.IOTransport{Reader: &stdoutReader{File: stdout, proc: p}, Writer: p, MaxLineLength: t.maxMessage}
 	return conn.Connect(ctx)
+}
+
+// stdoutReader is the read end of a command's stdout. The SDK closes a connection's reader
+// before its writer; closing the read end first would kill a command that writes one more
+// line while it shuts down (SIGPIPE) instead of letting it exit after its stdin closes, so
+// Close stops the command first.
+type stdoutReader struct {
+	*os.File
+	proc *process
+}
+
+func (r *stdoutReader) Close() error {
+	r.proc.Close()
+	return r.File.Close()
 }
 
 // stopProcess stops the command if it was started; the session closes it otherwise.
