@@ -12,6 +12,16 @@
 // goroutine, off the request path, hashes the identifiers, writes the Event
 // and drops the texts.
 //
+// When the gateway's planner runs, an Event also says what answered the call
+// in place of the upstream (a prefetch, an earlier inline, a fail-fast
+// answer), the size the planner predicted for it, a keyed hash of its
+// planner key, and the [Plan]s made after it: each candidate's tool, hashes
+// of its arguments and key, its decision (inline, prefetch, declined), the
+// reason and the predicted size. A candidate's key hashes like the agent's
+// own later call with the same key, so whether a candidate was used can be
+// worked out from the file afterwards; files written before these fields
+// existed read as calls the planner took no part in.
+//
 // A [ProxyEvent] (a line with "kind":"proxy") holds the time, the dialect
 // and path, the client (named from the User-Agent), the model id, a keyed
 // hash of the conversation's opening messages, the status, the rewrite's

@@ -9,6 +9,7 @@ const (
 	LayerNearRef = "near_ref" // replaced by an earlier result plus the fields that changed
 	LayerEncode  = "encode"   // re-encoded losslessly into a shorter form
 	LayerTrim    = "trim"     // cut to the call budget, the rest kept for winnow__more
+	LayerInline  = "inline"   // follow-up results the planner appended (adds tokens)
 )
 
 // Counter names, as they appear in [Event].Counter.
@@ -50,6 +51,22 @@ type Event struct {
 	LatencyUS int64 `json:"latency_us"`
 	// Counter says how tokens were counted: CounterExact or CounterEstimate.
 	Counter string `json:"counter"`
+
+	// The planner's part; absent from files written before it existed.
+
+	// Served says what answered the call in place of the upstream
+	// (ServedPrefetch, ServedInline, ServedFailFast); empty when the
+	// upstream did.
+	Served string `json:"served,omitempty"`
+	// PredictedTokens is the result size the planner predicted for the
+	// call; 0 when nothing predicted it.
+	PredictedTokens int `json:"predicted_tokens,omitempty"`
+	// Key is a keyed hash of the call's planner key: equal to the Key of
+	// a Plan for the same call within one Writer.
+	Key string `json:"key,omitempty"`
+	// Plans holds the follow-up candidates the planner considered after
+	// the call, in its order.
+	Plans []Plan `json:"plans,omitempty"`
 }
 
 // LayerTokens is what one layer did to a result: tokens of text before and

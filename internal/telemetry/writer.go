@@ -207,6 +207,11 @@ func (w *Writer) Event(c Call) Event {
 		Dedup:     c.Dedup,
 		Error:     c.Error,
 		LatencyUS: c.Latency.Microseconds(),
+
+		Served:          c.Served,
+		PredictedTokens: c.PredictedTokens,
+		Key:             w.hashOpt([]byte(c.Key)),
+		Plans:           w.plans(c.Plans),
 	}
 	var names []string
 	for _, s := range c.Steps {
