@@ -41,6 +41,10 @@ type Call struct {
 	// Plans holds what the planner decided after this call, one entry per
 	// candidate it considered, in its order.
 	Plans []Candidate
+	// UpstreamLatency is the time the upstream took to answer the call (for
+	// a prefetched result, the prefetch's own call); 0 when the upstream
+	// was not asked. `winnow tune` refreshes latency priors from it.
+	UpstreamLatency time.Duration
 }
 
 // A Step is one layer's change to one text content: the text before and

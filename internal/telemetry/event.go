@@ -67,6 +67,9 @@ type Event struct {
 	// Plans holds the follow-up candidates the planner considered after
 	// the call, in its order.
 	Plans []Plan `json:"plans,omitempty"`
+	// UpstreamUS is the time the upstream took to answer, in
+	// microseconds; 0 when it was not asked or not timed.
+	UpstreamUS int64 `json:"upstream_us,omitempty"`
 }
 
 // LayerTokens is what one layer did to a result: tokens of text before and

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -30,6 +31,7 @@ func TestWriterPlans(t *testing.T) {
 	read := sampleCall()
 	read.Tool, read.Key, read.Served, read.PredictedTokens = "fs__read_file", search.Plans[0].Key, ServedPrefetch, 900
 	read.Args = []byte(`{ "path": "/pathSECRET/a.go" }`) // spelled differently: the key, not the args, matches
+	read.UpstreamLatency = 42 * time.Millisecond
 
 	evSearch, evRead := w.Event(search), w.Event(read)
 	got := evSearch.Plans
@@ -51,8 +53,8 @@ func TestWriterPlans(t *testing.T) {
 	if evRead.Args == got[0].Args {
 		t.Error("arguments spelled differently hashed alike")
 	}
-	if evRead.Served != ServedPrefetch || evRead.PredictedTokens != 900 {
-		t.Errorf("served %q predicted %d, want prefetch and 900", evRead.Served, evRead.PredictedTokens)
+	if evRead.Served != ServedPrefetch || evRead.PredictedTokens != 900 || evRead.UpstreamUS != 42000 {
+		t.Errorf("served %q predicted %d upstream %dµs, want prefetch, 900 and 42000µs", evRead.Served, evRead.PredictedTokens, evRead.UpstreamUS)
 	}
 
 	w.Record(search)
@@ -85,7 +87,7 @@ func TestWriterNoPlanner(t *testing.T) {
 	}
 	defer w.Close()
 	ev := w.Event(sampleCall())
-	if ev.Key != "" || ev.Plans != nil || ev.Served != "" || ev.PredictedTokens != 0 {
+	if ev.Key != "" || ev.Plans != nil || ev.Served != "" || ev.PredictedTokens != 0 || ev.UpstreamUS != 0 {
 		t.Errorf("planner fields set without a planner: %+v", ev)
 	}
 }

@@ -212,6 +212,7 @@ func (w *Writer) Event(c Call) Event {
 		PredictedTokens: c.PredictedTokens,
 		Key:             w.hashOpt([]byte(c.Key)),
 		Plans:           w.plans(c.Plans),
+		UpstreamUS:      c.UpstreamLatency.Microseconds(),
 	}
 	var names []string
 	for _, s := range c.Steps {
