@@ -18,11 +18,21 @@ func (a *app) statsCommand() *cobra.Command {
 	var since, file string
 	cmd := &cobra.Command{
 		Use:   "stats",
-		Short: "Report the tokens the MCP gateway and the LLM proxy saved, from their telemetry",
+		Short: "Report the tokens the MCP gateway and the LLM proxy saved, and how well the planner did, from their telemetry",
 		Long: `Stats reads the telemetry file and reports, for the MCP gateway, how many
 tool results passed through it, the tokens the upstream servers returned (the
 baseline, counted with o200k) and the tokens the agent received, and splits
 the saving into deduplication, lossless re-encoding and trimming.
+
+When the gateway's planner ran, it reports how well it did, overall and per
+tool. A candidate the planner fetched ahead (prefetch) or appended to a result
+(inline) is used when the agent calls it itself, with the same key, within
+its next 3 calls in the same session: the prefetch hit rate is the share of
+prefetches used. The decline recall loss is the share of declined candidates
+the agent then called within 3 calls; the cost overrun rate the share of
+predicted results that reached 130% of the prediction. Calls saved counts the
+agent's calls the upstream did not answer, by what did (an inline, a
+prefetch, dedup, fail-fast), with the tokens each saved.
 
 For the LLM proxy (winnow proxy) it reports the requests it could rewrite,
 their tokens before and after compaction (o200k) and the ratio, the saving by

@@ -109,3 +109,70 @@ func TestStatsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsPlanner checks the planner's effectiveness in winnow stats, in
+// text and in --json, overall and per tool.
+func TestStatsPlanner(t *testing.T) {
+	now := time.Now().UTC().Add(-time.Hour)
+	at := func(i int) time.Time { return now.Add(time.Duration(i) * time.Second) }
+	writeTelemetry(t,
+		telemetry.Event{Time: at(0), Tool: "fs__search_files", Session: "s", Key: "k0", Before: 50, After: 50, Layer: telemetry.LayerNone,
+			Plans: []telemetry.Plan{
+				{Tool: "fs__read_file", Key: "k1", Decision: telemetry.DecisionPrefetch, PredictedTokens: 400},
+				{Tool: "fs__read_file", Key: "k2", Decision: telemetry.DecisionPrefetch, PredictedTokens: 400},
+				{Tool: "fs__list_directory", Key: "k3", Decision: telemetry.DecisionDeclined, Reason: "below probability 0.30"},
+			}},
+		telemetry.Event{Time: at(1), Tool: "fs__read_file", Session: "s", Key: "k1", Served: telemetry.ServedPrefetch, PredictedTokens: 400,
+			Before: 600, After: 600, Layer: telemetry.LayerNone},
+		telemetry.Event{Time: at(2), Tool: "fs__list_directory", Session: "s", Key: "k3", Before: 80, After: 80, Layer: telemetry.LayerNone},
+	)
+	code, out, errOut := run(t, "stats")
+	if code != 0 {
+		t.Fatalf("stats: exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"  prefetch hit rate    50.0%  1 of 2 prefetches used",
+		"  decline recall loss 100.0%  1 of 1 declined candidates called by the agent",
+		"  cost overrun rate   100.0%  1 of 1 predicted results at 130% of the prediction or more",
+		"  calls saved 1: inline 0, prefetch 1, dedup 0, fail-fast 0",
+		"  fs__read_file      prefetch 1/2  inline 0/0  declined-called 0/0  overrun 1/1  saved 1 calls",
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("stats output lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, errOut = run(t, "stats", "--json")
+	if code != 0 {
+		t.Fatalf("stats --json: exit %d: %s", code, errOut)
+	}
+	var s struct {
+		Planner struct {
+			PrefetchHitRate   float64 `json:"prefetch_hit_rate"`
+			DeclineRecallLoss float64 `json:"decline_recall_loss"`
+			CostOverrunRate   float64 `json:"cost_overrun_rate"`
+			Saved             struct {
+				Prefetch struct{ Calls int } `json:"prefetch"`
+			} `json:"calls_saved"`
+		} `json:"planner"`
+		Tools []struct {
+			Tool    string `json:"tool"`
+			Planner *struct {
+				Prefetches   int `json:"prefetches"`
+				PrefetchHits int `json:"prefetch_hits"`
+			} `json:"planner"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	p := s.Planner
+	if p.PrefetchHitRate != 0.5 || p.DeclineRecallLoss != 1 || p.CostOverrunRate != 1 || p.Saved.Prefetch.Calls != 1 {
+		t.Errorf("--json planner: %+v", p)
+	}
+	for _, tool := range s.Tools {
+		if tool.Tool == "fs__read_file" && (tool.Planner == nil || tool.Planner.Prefetches != 2 || tool.Planner.PrefetchHits != 1) {
+			t.Errorf("--json fs__read_file planner: %+v", tool.Planner)
+		}
+	}
+}

@@ -44,13 +44,19 @@ type Summary struct {
 	Skipped int `json:"skipped_lines"`
 	// Tools holds one entry per tool, most tokens saved first.
 	Tools []ToolSummary `json:"tools"`
+	// Planner is how well the gateway's planner did; nil when no event
+	// says anything about it (it was off, or the file predates it).
+	Planner *Effect `json:"planner,omitempty"`
 	// Proxy summarises the LLM proxy's requests; nil when there were none.
 	Proxy *ProxySummary `json:"proxy,omitempty"`
 
-	latencies []int64
-	sessions  map[string]bool
-	tools     map[string]*ToolSummary
-	proxy     *ProxySummary
+	latencies   []int64
+	sessions    map[string]bool
+	tools       map[string]*ToolSummary
+	proxy       *ProxySummary
+	effect      Effect
+	effectCalls map[string][]effectCall // by session
+	planned     bool
 }
 
 // Savings is what each family of layers saved.
@@ -63,6 +69,13 @@ type Savings struct {
 	Encoding LayerSavings `json:"encoding"`
 	// Trimming covers cutting results to the call budget.
 	Trimming LayerSavings `json:"trimming"`
+	// Inline covers follow-up results the planner appended: tokens added,
+	// so its Tokens are negative.
+	Inline LayerSavings `json:"inline,omitzero"`
+	// FailFast covers calls answered from the session after repeated
+	// unproductive results: the tokens of the results they stand for less
+	// the answers.
+	FailFast LayerSavings `json:"fail_fast,omitzero"`
 }
 
 // LayerSavings is what one family of layers did over a period.
@@ -81,12 +94,19 @@ type ToolSummary struct {
 	Calls  int    `json:"calls"`
 	Before int    `json:"tokens_before"`
 	After  int    `json:"tokens_after"`
+	// Planner is how the planner did with the tool: its Prefetches,
+	// Inlines and Declines are candidates of this tool; its Predictions
+	// and Saved are calls of it. Nil when the Summary's Planner is.
+	Planner *Effect `json:"planner,omitempty"`
 }
 
 // NewSummary returns an empty Summary of the events at or after since (zero:
 // all events).
 func NewSummary(since time.Time) *Summary {
-	return &Summary{Since: since, Baseline: Baseline, sessions: map[string]bool{}, tools: map[string]*ToolSummary{}}
+	return &Summary{
+		Since: since, Baseline: Baseline,
+		sessions: map[string]bool{}, tools: map[string]*ToolSummary{}, effectCalls: map[string][]effectCall{},
+	}
 }
 
 // AddProxy counts the proxy's ev, unless it is older than the Summary's
@@ -127,10 +147,11 @@ func (s *Summary) Add(ev Event) {
 	t.Before += ev.Before
 	t.After += ev.After
 	s.addLayers(ev)
+	s.addEffect(ev)
 }
 
 func (s *Summary) addLayers(ev Event) {
-	var enc, trim bool
+	var enc, trim, inline bool
 	for _, l := range ev.Layers {
 		saved := l.Before - l.After
 		switch l.Layer {
@@ -142,8 +163,16 @@ func (s *Summary) addLayers(ev Event) {
 		case LayerTrim:
 			s.Savings.Trimming.Tokens += saved
 			trim = true
+		case LayerInline:
+			s.Savings.Inline.Tokens += saved
+			inline = true
 		}
 	}
+	if ev.Served == ServedFailFast {
+		s.Savings.FailFast.Calls++
+		s.Savings.FailFast.Tokens += unexplained(ev)
+	}
+	s.Savings.Inline.Calls += b2i(inline)
 	s.Savings.Dedup.Calls += b2i(ev.Dedup)
 	s.Savings.Dedup.Near += b2i(ev.Dedup && strings.Contains(ev.Layer, LayerNearRef))
 	s.Savings.Encoding.Calls += b2i(enc)
@@ -176,6 +205,7 @@ func (s *Summary) Finish() {
 	}
 	s.Saved = s.Before - s.After
 	s.Sessions = len(s.sessions)
+	s.finishEffect()
 	slices.Sort(s.latencies)
 	s.LatencyP50US = percentile(s.latencies, 50)
 	s.LatencyP99US = percentile(s.latencies, 99)
@@ -246,6 +276,12 @@ func (s *Summary) writeGateway(b *strings.Builder) {
 	fmt.Fprintf(b, "    dedup    %10d  %d duplicates (%d identical, %d near)\n", d.Tokens, d.Calls, d.Calls-d.Near, d.Near)
 	fmt.Fprintf(b, "    encoding %10d  %d results re-encoded\n", s.Savings.Encoding.Tokens, s.Savings.Encoding.Calls)
 	fmt.Fprintf(b, "    trimming %10d  %d results trimmed\n", s.Savings.Trimming.Tokens, s.Savings.Trimming.Calls)
+	if f := s.Savings.FailFast; f.Calls > 0 {
+		fmt.Fprintf(b, "    fail-fast %9d  %d calls answered without the upstream\n", f.Tokens, f.Calls)
+	}
+	if in := s.Savings.Inline; in.Calls > 0 {
+		fmt.Fprintf(b, "    inlining %10d  %d results with follow-ups appended\n", in.Tokens, in.Calls)
+	}
 	fmt.Fprintf(b, "latency added: p50 %s, p99 %s\n", micros(s.LatencyP50US), micros(s.LatencyP99US))
 	if s.Estimated > 0 {
 		fmt.Fprintf(b, "note: %d results were too large to count exactly; their tokens are estimated\n", s.Estimated)
@@ -260,6 +296,9 @@ func (s *Summary) writeGateway(b *strings.Builder) {
 	}
 	if n := len(s.Tools) - maxToolLines; n > 0 {
 		fmt.Fprintf(b, "  … and %d more tools (--json lists all)\n", n)
+	}
+	if s.Planner != nil {
+		s.writeEffect(b)
 	}
 }
 
