@@ -46,7 +46,7 @@ func TestDefault(t *testing.T) {
 			BodyTimeout:       2 * time.Minute,
 			ServerEdits:       "auto",
 		},
-		Gateway: Gateway{DedupWindow: 5, MinDedupChars: 200, CallBudget: 4000},
+		Gateway: Gateway{DedupWindow: 5, MinDedupChars: 200, CallBudget: 4000, Enrich: "prefetch", TurnBudget: 2000},
 		Store:   Store{TTL: TTL(DefaultStoreTTL)},
 	}
 	got := Default()

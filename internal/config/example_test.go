@@ -73,6 +73,8 @@ func ExampleConfig_WriteTOML() {
 	// dedup_window = 5
 	// min_dedup_chars = 200
 	// call_budget = 4000
+	// enrich = "prefetch"
+	// turn_budget = 2000
 	//
 	// [telemetry]
 	// enabled = false

@@ -14,6 +14,21 @@ const (
 	DefaultDedupWindow   = 5
 	DefaultMinDedupChars = 200
 	DefaultCallBudget    = 4000
+	// DefaultEnrich runs predicted follow-ups ahead of the agent but never changes what it
+	// reads: a prefetched result is served exactly as a direct call would be, so a wrong
+	// prediction costs an upstream call and no tokens; inline, which appends results the
+	// agent did not ask for, is opt-in.
+	DefaultEnrich = EnrichPrefetch
+	// DefaultTurnBudget is what the planner may spend after one call, in tokens of the
+	// predicted results: three typical file reads, half a result's call_budget.
+	DefaultTurnBudget = 2000
+)
+
+// The values of gateway.enrich.
+const (
+	EnrichInline   = "inline"   // append the best follow-ups to the result, prefetch the rest
+	EnrichPrefetch = "prefetch" // fetch follow-ups into the session cache only
+	EnrichOff      = "off"      // no planner: no prefetch, no inline, no fail-fast
 )
 
 // Bounds of the [gateway] table.
@@ -23,6 +38,7 @@ const (
 	minCallBudget    = 256
 	maxCallBudget    = 1_000_000
 	maxClientCap     = 1 << 30
+	maxTurnBudget    = 1_000_000
 )
 
 // telemetryFile is the name of the telemetry file in the cache directory.
@@ -47,6 +63,15 @@ type Gateway struct {
 	// cut. Example: client_caps = { "codex-mcp-client" = 40000 } for a Codex whose
 	// tool_output_token_limit was raised.
 	ClientCaps map[string]int `toml:"client_caps" json:"client_caps,omitempty"`
+	// Enrich says what the gateway's planner does after each call: "prefetch" (the
+	// default) runs the likely follow-up calls of read-only tools in the background and
+	// answers the agent's identical call from them; "inline" also appends the best of
+	// them to the current result, saving a model turn; "off" turns the planner off,
+	// fail-fast answers included.
+	Enrich string `toml:"enrich" json:"enrich"`
+	// TurnBudget is the most tokens of predicted results the planner runs ahead after one
+	// call (inline and prefetch together); 0 runs nothing ahead.
+	TurnBudget int `toml:"turn_budget" json:"turn_budget"`
 }
 
 // Telemetry configures the local record of what the gateway did to each tool result and
@@ -66,6 +91,8 @@ func defaultGateway() Gateway {
 		DedupWindow:   DefaultDedupWindow,
 		MinDedupChars: DefaultMinDedupChars,
 		CallBudget:    DefaultCallBudget,
+		Enrich:        DefaultEnrich,
+		TurnBudget:    DefaultTurnBudget,
 	}
 }
 
@@ -84,6 +111,12 @@ func (g Gateway) validate() []error {
 	}
 	if g.CallBudget < minCallBudget || g.CallBudget > maxCallBudget {
 		bad("call_budget", g.CallBudget, "must be between %d and %d tokens", minCallBudget, maxCallBudget)
+	}
+	if g.Enrich != EnrichInline && g.Enrich != EnrichPrefetch && g.Enrich != EnrichOff {
+		bad("enrich", g.Enrich, "must be %q, %q or %q", EnrichPrefetch, EnrichInline, EnrichOff)
+	}
+	if g.TurnBudget < 0 || g.TurnBudget > maxTurnBudget {
+		bad("turn_budget", g.TurnBudget, "must be between 0 (run nothing ahead) and %d tokens", maxTurnBudget)
 	}
 	for _, name := range slices.Sorted(maps.Keys(g.ClientCaps)) {
 		if n := g.ClientCaps[name]; n < 0 || n > maxClientCap {

@@ -17,8 +17,15 @@ func TestGatewayValidate(t *testing.T) {
 	}{
 		{"defaults", func(c *Config) {}, ""},
 		{"bounds", func(c *Config) {
-			c.Gateway = Gateway{DedupWindow: 64, MinDedupChars: 1, CallBudget: 256}
+			c.Gateway = Gateway{DedupWindow: 64, MinDedupChars: 1, CallBudget: 256, Enrich: "inline", TurnBudget: 1_000_000}
 		}, ""},
+		{"enrich off, nothing ahead", func(c *Config) { c.Gateway.Enrich, c.Gateway.TurnBudget = "off", 0 }, ""},
+		{"enrich unknown", func(c *Config) { c.Gateway.Enrich = "always" },
+			`gateway.enrich = "always": must be "prefetch", "inline" or "off"`},
+		{"enrich empty", func(c *Config) { c.Gateway.Enrich = "" },
+			`gateway.enrich = "": must be "prefetch", "inline" or "off"`},
+		{"turn budget negative", func(c *Config) { c.Gateway.TurnBudget = -1 },
+			`gateway.turn_budget = -1: must be between 0 (run nothing ahead) and 1000000 tokens`},
 		{"telemetry path absolute", func(c *Config) { c.Telemetry.Path = "/var/tmp/w.jsonl" }, ""},
 		{"telemetry path in home", func(c *Config) { c.Telemetry.Path = "~/w.jsonl" }, ""},
 		{"window zero", func(c *Config) { c.Gateway.DedupWindow = 0 },
@@ -37,7 +44,7 @@ func TestGatewayValidate(t *testing.T) {
 		{"telemetry path home itself", func(c *Config) { c.Telemetry.Path = "~" },
 			`telemetry.path = "~": must name a file, not the home directory`},
 		{"every problem", func(c *Config) {
-			c.Gateway = Gateway{DedupWindow: -1, MinDedupChars: 0, CallBudget: 2_000_000}
+			c.Gateway = Gateway{DedupWindow: -1, MinDedupChars: 0, CallBudget: 2_000_000, Enrich: "prefetch"}
 			c.Telemetry.Path = "rel"
 		}, `gateway.dedup_window = -1: must be between 1 and 64` + "\n" +
 			`gateway.min_dedup_chars = 0: must be between 1 and 1048576` + "\n" +
@@ -60,13 +67,14 @@ func TestGatewayValidate(t *testing.T) {
 }
 
 func TestGatewayParse(t *testing.T) {
-	doc := "[gateway]\ndedup_window = 8\ncall_budget = 2000\nclient_caps = { \"codex-mcp-client\" = 40000 }\n\n[telemetry]\nenabled = true\npath = \"/tmp/t.jsonl\"\n"
+	doc := "[gateway]\ndedup_window = 8\ncall_budget = 2000\nenrich = \"inline\"\nturn_budget = 3000\nclient_caps = { \"codex-mcp-client\" = 40000 }\n\n[telemetry]\nenabled = true\npath = \"/tmp/t.jsonl\"\n"
 	c := Default()
 	warns, err := Parse(strings.NewReader(doc), "config.toml", c)
 	if err != nil || len(warns) != 0 {
 		t.Fatalf("Parse: %v, warnings %v", err, warns)
 	}
-	want := Gateway{DedupWindow: 8, MinDedupChars: DefaultMinDedupChars, CallBudget: 2000, ClientCaps: map[string]int{"codex-mcp-client": 40000}}
+	want := Gateway{DedupWindow: 8, MinDedupChars: DefaultMinDedupChars, CallBudget: 2000, ClientCaps: map[string]int{"codex-mcp-client": 40000},
+		Enrich: EnrichInline, TurnBudget: 3000}
 	if diff := cmp.Diff(want, c.Gateway); diff != "" {
 		t.Errorf("gateway table mismatch (-want +got):\n%s", diff)
 	}
