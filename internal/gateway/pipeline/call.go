@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/winnowhq/winnow/internal/telemetry"
 )
 
 // A Call is one tools/call as the agent made it.
@@ -22,6 +24,9 @@ type Call struct {
 	// Client is the agent's MCP client; its cap on what it forwards
 	// bounds the result's budget (clientcap.go).
 	Client Client
+	// Annotate, when set, completes the call's telemetry record before it
+	// is recorded: the gateway's planner adds what it did around the call.
+	Annotate func(*telemetry.Call)
 }
 
 // upstreamSep separates an upstream's prefix from its tool's name.

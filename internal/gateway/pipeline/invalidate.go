@@ -35,31 +35,16 @@ func (Invalidate) After(context.Context, *Turn) error { return nil }
 
 // Before implements Stage.
 func (Invalidate) Before(_ context.Context, t *Turn) error {
-	c := t.Call
-	patterns, configured := t.p.opts.Invalidates[c.Tool]
-	samePrefix := isMutating(localName(c.Tool))
-	if !samePrefix && !configured {
+	rule, ok := Invalidation(t.Call, t.p.opts.Invalidates[t.Call.Tool])
+	if !ok {
 		return nil
-	}
-	paths := pathArgs(c.Args)
-	prefix := c.prefix()
-	stale := func(e *entry) bool {
-		if samePrefix && toolPrefix(e.tool) == prefix && (len(paths) == 0 || len(e.paths) == 0 || overlaps(paths, e.paths)) {
-			return true
-		}
-		for _, p := range patterns {
-			if ok, _ := path.Match(p, e.tool); ok {
-				return true
-			}
-		}
-		return false
 	}
 	s := t.sess
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	kept := s.window[:0]
 	for _, e := range s.window {
-		if !stale(e) {
+		if !rule.Stale(e.tool, e.paths) {
 			kept = append(kept, e)
 		}
 	}
@@ -67,6 +52,45 @@ func (Invalidate) Before(_ context.Context, t *Turn) error {
 	s.window = kept
 	return nil
 }
+
+// A StaleRule says which cached results one call makes stale, by the rules
+// of [Invalidate]; the gateway's prefetch cache follows the same rules.
+type StaleRule struct {
+	mutating bool     // the call's name says it changes its upstream's state
+	prefix   string   // the call's upstream prefix
+	paths    []string // the call's path arguments
+	patterns []string // the tools the configuration says it makes stale
+}
+
+// Invalidation returns the rule of call c, given the patterns
+// Options.Invalidates lists for its tool, and whether c makes anything
+// stale at all.
+func Invalidation(c *Call, patterns []string) (StaleRule, bool) {
+	r := StaleRule{mutating: isMutating(localName(c.Tool)), patterns: patterns}
+	if !r.mutating && len(patterns) == 0 {
+		return StaleRule{}, false
+	}
+	r.prefix, r.paths = c.prefix(), pathArgs(c.Args)
+	return r, true
+}
+
+// Stale reports whether the rule makes stale the cached result of a call of
+// tool whose path arguments were paths (see [PathArgs]).
+func (r StaleRule) Stale(tool string, paths []string) bool {
+	if r.mutating && toolPrefix(tool) == r.prefix && (len(r.paths) == 0 || len(paths) == 0 || overlaps(r.paths, paths)) {
+		return true
+	}
+	for _, p := range r.patterns {
+		if ok, _ := path.Match(p, tool); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// PathArgs returns the cleaned values of a call's top-level path-like
+// arguments, as [StaleRule.Stale] takes them.
+func PathArgs(args json.RawMessage) []string { return pathArgs(args) }
 
 // mutatingVerbs are the words that mark a tool as changing what other
 // tools read.

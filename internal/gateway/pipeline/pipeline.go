@@ -204,5 +204,8 @@ func (p *Pipeline) record(t *Turn, out *mcp.CallToolResult, latency time.Duratio
 			c.Shape = tx.Shape
 		}
 	}
+	if t.Call.Annotate != nil {
+		t.Call.Annotate(&c)
+	}
 	p.opts.Telemetry.Record(c)
 }
