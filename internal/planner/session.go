@@ -1,0 +1,263 @@
+package planner
+
+import (
+	"path"
+	"strings"
+
+	"github.com/winnowhq/winnow/internal/toolvalue"
+)
+
+// session is what one Plan knows of the history: the models of its tools and, computed
+// only when a candidate asks, which calls it has seen and what it knows of files.
+type session struct {
+	history []Call
+	models  func(string) toolvalue.Model
+	cache   map[string]toolvalue.Model
+	files   map[string]fileInfo
+	lineTPL float64 // tokens per numbered line over all reads; 0 until computed
+}
+
+func newSession(history []Call, models func(string) toolvalue.Model) *session {
+	return &session{history: history, models: models, cache: map[string]toolvalue.Model{}}
+}
+
+func (s *session) model(tool string) toolvalue.Model {
+	m, ok := s.cache[tool]
+	if !ok {
+		m = s.models(tool)
+		s.cache[tool] = m
+	}
+	return m
+}
+
+// seen reports whether an earlier call that succeeded, and that no later call
+// invalidated, covers the candidate (see Covers): its result is in the agent's context
+// and in the session cache.
+func (s *session) seen(c *Candidate, key string) bool {
+	for j := len(s.history) - 1; j >= 0; j-- {
+		h := &s.history[j]
+		if h.Tool == c.Tool && !h.Error && covers(h, c, key) {
+			return true
+		}
+		if s.invalidates(h, c.Tool, c.Args) {
+			return false
+		}
+	}
+	return false
+}
+
+func covers(h *Call, c *Candidate, key string) bool {
+	if c.Tool == readTool {
+		return Covers(h.Tool, h.Args, c.Tool, c.Args)
+	}
+	return Key(h.Tool, h.Args) == key
+}
+
+// invalidates reports whether call h makes a cached result of (tool, args) stale: h's
+// model invalidates the tool, and the two calls name the same target (file_path, else
+// path), or either names none.
+func (s *session) invalidates(h *Call, tool string, args map[string]any) bool {
+	m := s.model(h.Tool)
+	hit := false
+	for _, pat := range m.Invalidates {
+		r := toolvalue.Rule{Pattern: pat}
+		if r.Matches(tool) {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return false
+	}
+	a, b := target(h.Args), target(args)
+	return a == "" || b == "" || a == b
+}
+
+// target is the file or directory a call is about: its file_path, else its path.
+func target(args map[string]any) string {
+	t := strArg(args, "file_path")
+	if t == "" {
+		t = strArg(args, "path")
+	}
+	if strings.HasPrefix(t, "/") {
+		t = path.Clean(t)
+	}
+	return t
+}
+
+// Sizes the predictions fall back on.
+const (
+	// defaultLineTokens is the size of a numbered source line when no read of the
+	// session tells: o200k tokens per line of Python and Go with a line-number prefix.
+	defaultLineTokens = 12
+	// readOverhead is the header and footer a Read result wraps around its lines.
+	readOverhead = 30
+)
+
+// predict returns the predicted size of a candidate's result: the size of the same call
+// earlier in the session; for a Read, the lines it will show (its window, cut to the
+// file's length when a read told it) times the tokens per line the file's earlier reads
+// (else the session's, else defaultLineTokens) had; else the model's typical size. It is
+// capped at the model's max size.
+func (s *session) predict(c *Candidate, key string, m *toolvalue.Model) int {
+	n := s.predictRaw(c, key, m)
+	if m.Cost.MaxTokens > 0 {
+		n = min(n, m.Cost.MaxTokens)
+	}
+	return max(n, 1)
+}
+
+func (s *session) predictRaw(c *Candidate, key string, m *toolvalue.Model) int {
+	for j := len(s.history) - 1; j >= 0; j-- {
+		h := &s.history[j]
+		if h.Tool == c.Tool && !h.Error && Key(h.Tool, h.Args) == key {
+			return tokensOf(h)
+		}
+	}
+	typical := m.Cost.TypicalTokens
+	if typical <= 0 {
+		typical = toolvalue.Unknown.Cost.TypicalTokens
+	}
+	if c.Tool != readTool {
+		return typical
+	}
+	w, ok := readWindow(c.Args)
+	if !ok {
+		return typical
+	}
+	f := s.file(w.file)
+	lines := 0
+	switch {
+	case w.to > 0:
+		lines = w.to - w.from + 1
+		if f.total > 0 {
+			lines = min(lines, max(f.total-w.from+1, 0))
+		}
+	case f.total > 0:
+		lines = max(f.total-w.from+1, 0)
+	default:
+		return typical
+	}
+	tpl := f.tpl
+	if tpl == 0 {
+		tpl = s.sessionTPL()
+	}
+	return int(float64(lines)*tpl) + readOverhead
+}
+
+// tokensOf returns the size of a call's result: Tokens, else a quarter of its text's
+// bytes.
+func tokensOf(c *Call) int {
+	if c.Tokens > 0 {
+		return c.Tokens
+	}
+	return (len(c.Text) + 3) / 4
+}
+
+// fileInfo is what the session's reads tell of a file.
+type fileInfo struct {
+	total int     // lines; 0 if unknown
+	tpl   float64 // tokens per numbered line; 0 if unknown
+}
+
+// file returns what the successful Reads of file in the history tell of it: its length
+// from a "(N lines total)" header or a whole-file read, its tokens per line from the
+// numbered lines the reads showed.
+func (s *session) file(file string) fileInfo {
+	if f, ok := s.files[file]; ok {
+		return f
+	}
+	var f fileInfo
+	var tokens, lines int
+	for j := range s.history {
+		h := &s.history[j]
+		if h.Tool != readTool || h.Error {
+			continue
+		}
+		w, ok := readWindow(h.Args)
+		if !ok || w.file != file {
+			continue
+		}
+		n, last := numberedLines(h.Text)
+		if n > 0 {
+			tokens += tokensOf(h)
+			lines += n
+		}
+		if t := totalLines(h.Text); t > 0 {
+			f.total = t
+		} else if w.from == 1 && w.to == 0 && last > 0 && !strings.Contains(h.Text, "abbreviated") {
+			f.total = last
+		}
+	}
+	if lines > 0 {
+		f.tpl = float64(tokens) / float64(lines)
+	}
+	if s.files == nil {
+		s.files = map[string]fileInfo{}
+	}
+	s.files[file] = f
+	return f
+}
+
+// sessionTPL returns the tokens per numbered line over all the session's reads, or
+// defaultLineTokens if they showed none.
+func (s *session) sessionTPL() float64 {
+	if s.lineTPL > 0 {
+		return s.lineTPL
+	}
+	var tokens, lines int
+	for j := range s.history {
+		h := &s.history[j]
+		if h.Tool != readTool || h.Error {
+			continue
+		}
+		if n, _ := numberedLines(h.Text); n > 0 {
+			tokens += tokensOf(h)
+			lines += n
+		}
+	}
+	s.lineTPL = defaultLineTokens
+	if lines > 0 {
+		s.lineTPL = float64(tokens) / float64(lines)
+	}
+	return s.lineTPL
+}
+
+// numberedLines counts the lines of text that start with a line number ("  12\t" as cat
+// -n writes, "12:" as SWE-agent's window does) and returns the last number.
+func numberedLines(text string) (n, last int) {
+	for line := range strings.Lines(text) {
+		i := 0
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		j := i
+		num := 0
+		for j < len(line) && line[j] >= '0' && line[j] <= '9' && j-i < 9 {
+			num = num*10 + int(line[j]-'0')
+			j++
+		}
+		if j > i && j < len(line) && (line[j] == '\t' || line[j] == ':') {
+			n++
+			last = num
+		}
+	}
+	return n, last
+}
+
+// totalLines reads SWE-agent's "(N lines total)" header.
+func totalLines(text string) int {
+	i := strings.Index(text, " lines total)")
+	if i < 0 {
+		return 0
+	}
+	j := i
+	for j > 0 && text[j-1] >= '0' && text[j-1] <= '9' {
+		j--
+	}
+	n := 0
+	for _, c := range text[j:i] {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
