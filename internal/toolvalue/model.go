@@ -92,6 +92,9 @@ type Cost struct {
 // Tool with Probability (within the next calls), with arguments that Args projects from
 // the call and its result.
 type FollowUp struct {
+	// Tool is the next tool's name; "*__<name>" names the tool <name> of the same upstream
+	// as the current one, which [Resolve] writes out ("*__read_text_file" after
+	// "fs__search_files" is "fs__read_text_file").
 	Tool        string  `json:"tool"`
 	Probability float64 `json:"probability"`
 	// Args maps each argument of the next call to a projection of the current call:

@@ -13,16 +13,22 @@ import (
 //	arg.<name>            an argument of the current call (dotted for nested members)
 //	result.paths          the file paths the result's text lists, one per line (a listing,
 //	                      a search's "path:line:text" hits, find output), in order
+//	arg.<name>/result.paths
+//	                      the same paths, each relative one joined under the argument's
+//	                      value: a listing of the directory arg.path names its entries
+//	                      relative to it ("[FILE] main.go" under "src" is "src/main.go")
+//	result.urls           the http and https URLs of the result's text, in order
 //	result.<path>         a member of the result as JSON (its structured content, else its
 //	                      text parsed as JSON): dotted names, "[]" for every element of an
 //	                      array ("result.items[].number")
+//	result[].<path>       the same, when the result is itself an array ("result[].number")
 //	const:<json>          a constant ("const:true", "const:\"main\"")
 //
-// A projection yields a list of values; results with "[]" or "paths" may yield several,
-// the others one or none.
+// A projection yields a list of values; results with "[]", "paths" or "urls" may yield
+// several, the others one or none.
 type Projection struct {
 	kind  projKind
-	steps []string // member names; "[]" fans out over an array
+	steps []string // member names; "[]" fans out over an array; for projPaths, the argument the paths are under
 	value any      // for const
 }
 
@@ -33,13 +39,32 @@ const (
 	projPaths
 	projResult
 	projConst
+	projURLs
 )
+
+const pathsSuffix = "/result.paths"
 
 // ParseProjection parses one projection expression.
 func ParseProjection(s string) (Projection, error) {
 	switch {
 	case s == "result.paths":
 		return Projection{kind: projPaths}, nil
+	case s == "result.urls":
+		return Projection{kind: projURLs}, nil
+	case strings.HasPrefix(s, "arg.") && strings.HasSuffix(s, pathsSuffix):
+		steps, err := parseSteps(s[len("arg.") : len(s)-len(pathsSuffix)])
+		if err != nil {
+			return Projection{}, fmt.Errorf("projection %q: %w", s, err)
+		}
+		return Projection{kind: projPaths, steps: steps}, nil
+	case s == "result[]":
+		return Projection{kind: projResult, steps: []string{"[]"}}, nil
+	case strings.HasPrefix(s, "result[]."):
+		steps, err := parseSteps(s[len("result[]."):])
+		if err != nil {
+			return Projection{}, fmt.Errorf("projection %q: %w", s, err)
+		}
+		return Projection{kind: projResult, steps: append([]string{"[]"}, steps...)}, nil
 	case strings.HasPrefix(s, "const:"):
 		var v any
 		if err := json.Unmarshal([]byte(s[len("const:"):]), &v); err != nil {
@@ -59,7 +84,7 @@ func ParseProjection(s string) (Projection, error) {
 		}
 		return Projection{kind: projResult, steps: steps}, nil
 	}
-	return Projection{}, fmt.Errorf("projection %q: want arg.<name>, result.paths, result.<path> or const:<json>", s)
+	return Projection{}, fmt.Errorf("projection %q: want arg.<name>, result.paths, arg.<name>/result.paths, result.urls, result.<path>, result[].<path> or const:<json>", s)
 }
 
 func parseSteps(s string) ([]string, error) {
@@ -102,8 +127,24 @@ func (p Projection) Values(src *Source, limit int) []any {
 	case projArg:
 		walk(src.Args, p.steps, add)
 	case projPaths:
+		dir, ok := "", len(p.steps) == 0
+		if !ok {
+			walk(src.Args, p.steps, func(v any) bool { dir, ok = v.(string); return false })
+			if !ok || dir == "" {
+				return nil
+			}
+		}
 		for _, f := range ListedPaths(src.Text) {
+			if dir != "" && !path.IsAbs(f) {
+				f = path.Join(dir, f)
+			}
 			if !add(f) {
+				break
+			}
+		}
+	case projURLs:
+		for _, u := range listedURLs(src.Text) {
+			if !add(u) {
 				break
 			}
 		}
@@ -149,14 +190,18 @@ func walk(v any, steps []string, add func(any) bool) bool {
 
 // ListedPaths returns the file paths text lists one per line, in order and without
 // repeats: a line that is a path, or that starts with "path:<line>:" (grep -n) or
-// "path:" (grep -l style with text after it). Lines that are prose are skipped. A path has
-// an extension or a slash and no spaces.
+// "path:" (grep -l style with text after it), or a file entry of server-filesystem's
+// list_directory ("[FILE] name") or list_directory_with_sizes ("[FILE] name   1.20 KB").
+// Lines that are prose, and "[DIR]" entries, are skipped. A path has an extension or a
+// slash and no spaces.
 func ListedPaths(text string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for line := range strings.Lines(text) {
 		line = strings.TrimSpace(line)
-		line = strings.TrimPrefix(line, "[FILE] ")
+		if name, ok := strings.CutPrefix(line, "[FILE] "); ok {
+			line = trimSize(name)
+		}
 		cand := line
 		if i := strings.IndexByte(line, ':'); i > 0 {
 			rest := line[i+1:]
@@ -222,4 +267,53 @@ func (f *FollowUp) Apply(src *Source, limit int) ([]map[string]any, error) {
 		out = append(out, set)
 	}
 	return out, nil
+}
+
+// trimSize removes the size list_directory_with_sizes prints after a name ("a.go    1.20 KB",
+// formatSize in server-filesystem's lib.js).
+func trimSize(entry string) string {
+	f := strings.Fields(entry)
+	if len(f) < 3 {
+		return strings.TrimSpace(entry)
+	}
+	switch f[len(f)-1] {
+	case "B", "KB", "MB", "GB", "TB":
+	default:
+		return strings.TrimSpace(entry)
+	}
+	if _, err := strconv.ParseFloat(f[len(f)-2], 64); err != nil {
+		return strings.TrimSpace(entry)
+	}
+	i := strings.LastIndex(entry, f[len(f)-2])
+	return strings.TrimSpace(entry[:i])
+}
+
+// listedURLs returns the http and https URLs in text, in order and without repeats, with
+// the punctuation that ends a sentence or closes a quote left off.
+func listedURLs(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for rest := text; ; {
+		i := strings.Index(rest, "http")
+		if i < 0 {
+			return out
+		}
+		rest = rest[i:]
+		if !strings.HasPrefix(rest, "http://") && !strings.HasPrefix(rest, "https://") {
+			rest = rest[len("http"):]
+			continue
+		}
+		end := strings.IndexFunc(rest, func(r rune) bool {
+			return r <= ' ' || strings.ContainsRune(`"'<>()[]{}\`+"`", r)
+		})
+		if end < 0 {
+			end = len(rest)
+		}
+		u := strings.TrimRight(rest[:end], ".,;:!?")
+		rest = rest[end:]
+		if len(u) > len("https://") && !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package toolvalue
 
 import (
 	"cmp"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -37,17 +36,36 @@ type Rule struct {
 
 // Matches reports whether the rule applies to the tool name.
 func (r *Rule) Matches(tool string) bool {
-	if !strings.Contains(r.Pattern, "*") {
-		return r.Pattern == tool
-	}
-	// path.Match treats "/" specially and knows [ and ?, which tool names may contain;
-	// only "*" is a wildcard here.
-	ok, err := path.Match(escapeGlob(r.Pattern), tool)
-	return err == nil && ok && !strings.Contains(tool, "/")
+	return matchStar(r.Pattern, tool)
 }
 
-func escapeGlob(p string) string {
-	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `?`, `\?`).Replace(p)
+// matchStar reports whether name matches pattern, in which "*" matches any run of
+// characters and every other character itself ([ and ?, which tool names may contain,
+// included). It backtracks only to the last star, so it is linear in practice: Resolve
+// matches every rule of every layer against a name, and the built-ins alone are over a
+// hundred.
+func matchStar(pattern, name string) bool {
+	p, n := 0, 0
+	star, mark := -1, 0 // the last star seen in pattern, and where in name it matched from
+	for n < len(name) {
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, n
+			p++
+		case p < len(pattern) && pattern[p] == name[n]:
+			p++
+			n++
+		case star >= 0:
+			mark++
+			p, n = star+1, mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
 }
 
 // specificity orders rules of one layer: a bare "*" first, then patterns with wildcards,
@@ -93,8 +111,30 @@ func Resolve(tool string, layers ...Layer) (Model, Provenance) {
 			r.Spec.apply(&m, prov, r.Origin)
 		}
 	}
+	for i := range m.FollowUps { // a fresh slice: apply cloned it
+		m.FollowUps[i].Tool = followUpTool(tool, m.FollowUps[i].Tool)
+	}
 	return m, prov
 }
+
+// followUpTool names the tool a follow-up edge of tool calls: next, or for a next of the
+// form "*__<name>", the tool <name> of tool's own upstream, which is everything before the
+// last "__" of tool ("*__read_text_file" after "fs__search_files" or
+// "mcp__fs__search_files" is "fs__read_text_file" or "mcp__fs__read_text_file"; after a
+// bare "search_files", "read_text_file"). A pattern resolved as a name keeps the "*".
+func followUpTool(tool, next string) string {
+	name, ok := strings.CutPrefix(next, "*"+upstreamSep)
+	if !ok {
+		return next
+	}
+	if i := strings.LastIndex(tool, upstreamSep); i >= 0 {
+		return tool[:i+len(upstreamSep)] + name
+	}
+	return name
+}
+
+// upstreamSep separates the gateway's prefix of an upstream from the upstream's tool name.
+const upstreamSep = "__"
 
 func (s *Spec) apply(m *Model, prov Provenance, origin string) {
 	set(&m.Class, s.Class, prov, "value_class", origin)
