@@ -146,7 +146,7 @@ func TestRegistryCacheIsBounded(t *testing.T) {
 // BenchmarkRegistryModel compares a cached Model with a plain map lookup of the same
 // model, the floor a cache can reach: go test -bench RegistryModel ./internal/toolvalue.
 func BenchmarkRegistryModel(b *testing.B) {
-	r := NewRegistry(benchLayer)
+	r := NewRegistry(Builtin())
 	names := []string{"Read", "Grep", "fs__read_text_file", "github__get_issue", "unknown_tool"}
 	plain := map[string]Model{}
 	for _, n := range names {
@@ -167,18 +167,11 @@ func BenchmarkRegistryModel(b *testing.B) {
 		}
 	})
 	b.Run("resolve", func(b *testing.B) {
+		builtin := Builtin()
 		i := 0
 		for b.Loop() {
-			_, _ = Resolve(names[i%len(names)], benchLayer)
+			_, _ = Resolve(names[i%len(names)], builtin)
 			i++
 		}
 	})
-}
-
-var benchLayer = Layer{
-	{Pattern: "Read", Origin: "builtin", Spec: Spec{Class: ptr(Critical), SideEffect: ptr(ReadOnly), TypicalTokens: ptr(620)}},
-	{Pattern: "Grep", Origin: "builtin", Spec: Spec{Class: ptr(Critical), SideEffect: ptr(ReadOnly), TypicalTokens: ptr(60)}},
-	{Pattern: "*__read_text_file", Origin: "builtin", Spec: Spec{Class: ptr(Critical), SideEffect: ptr(ReadOnly)}},
-	{Pattern: "*__get_issue", Origin: "builtin", Spec: Spec{Class: ptr(Critical), SideEffect: ptr(ReadOnly)}},
-	{Pattern: "*", Origin: "config.toml:1", Spec: Spec{RateLimitHost: ptr("local")}},
 }
