@@ -567,11 +567,22 @@ type nearName struct {
 func (c *corpus) nearNames(cand string) []nearName {
 	var out []nearName
 	lo, hi := len(cand)*3/4, len(cand)*4/3+1
+	var pat *lcsPattern // cand, prepared once for its many comparisons
+	if len(cand) <= 64 {
+		pat = new(lcsPattern)
+		pat.set(cand)
+	}
 	for _, n := range c.norms[cand[0]] {
 		if len(n) < lo || len(n) > hi {
 			continue
 		}
-		if r := ratio(cand, n); r >= ratioThreshold {
+		var r float64
+		if pat != nil {
+			r = 2 * float64(pat.lcs(n)) / float64(len(cand)+len(n))
+		} else {
+			r = ratio(cand, n)
+		}
+		if r >= ratioThreshold {
 			out = append(out, nearName{n, r})
 		}
 	}

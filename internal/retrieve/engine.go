@@ -38,6 +38,8 @@ type Engine struct {
 	log     *slog.Logger
 	mapped  bool
 
+	rankBufs rankBufs // the dense arrays of rankings, reused
+
 	mu     sync.Mutex
 	loaded *corpus
 	hist   historyCache

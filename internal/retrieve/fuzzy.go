@@ -112,31 +112,49 @@ func ratio(a, b string) float64 {
 }
 
 // lcsLen is the length of the longest common subsequence of a and b,
-// bit-parallel (Hyyrö) when a fits in a machine word, by the classic
-// table otherwise.
+// bit-parallel (Hyyrö) when the shorter fits in a machine word, by the
+// classic table otherwise.
 func lcsLen(a, b string) int {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
-	if len(a) == 0 {
-		return 0
-	}
 	if len(a) > 64 {
 		return lcsTable(a, b)
 	}
-	var pm [256]uint64
+	var p lcsPattern
+	p.set(a)
+	return p.lcs(b)
+}
+
+// An lcsPattern is one side of Hyyrö's bit-parallel LCS, prepared once
+// to be compared with many strings: the LCS is symmetric, so the
+// pattern need not be the shorter side, only at most 64 bytes long.
+type lcsPattern struct {
+	pm  [256]uint64 // bit i of pm[c] is set where the pattern has byte c
+	len int
+}
+
+func (p *lcsPattern) set(a string) {
+	p.len = len(a)
 	for i := 0; i < len(a); i++ {
-		pm[a[i]] |= 1 << i
+		p.pm[a[i]] |= 1 << i
+	}
+}
+
+// lcs is the length of the longest common subsequence of the pattern
+// and b.
+func (p *lcsPattern) lcs(b string) int {
+	if p.len == 0 {
+		return 0
 	}
 	s := ^uint64(0)
 	for i := 0; i < len(b); i++ {
-		m := pm[b[i]]
-		u := s & m
+		u := s & p.pm[b[i]]
 		s = (s + u) | (s - u)
 	}
 	mask := ^uint64(0)
-	if len(a) < 64 {
-		mask = 1<<len(a) - 1
+	if p.len < 64 {
+		mask = 1<<p.len - 1
 	}
 	return bits.OnesCount64(^s & mask)
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/winnowhq/winnow/internal/intent"
 	"github.com/winnowhq/winnow/internal/symbol"
@@ -85,9 +86,47 @@ func (e *Engine) Rank(ctx context.Context, task string) (*Ranking, error) {
 	}
 	q := parseQuery(task)
 	r := &ranker{c: c, q: q, par: &e.par}
+	buf := e.rankBufs.get(len(c.defs), len(c.files))
+	defer e.rankBufs.put(buf)
+	r.feat, r.file, r.score = buf.feat, buf.file, buf.score
 	r.run(ctx, e)
 	return r.result(), nil
 }
+
+// rankBuf holds a ranking's dense arrays: NumFeatures per definition and
+// per file, and the scores. They are most of what a ranking allocates
+// (several megabytes on sympy), and a long-lived engine reuses them
+// rather than having the collector sweep them after every call. The
+// Ranking a ranker returns copies what it keeps of them.
+type rankBuf struct {
+	feat  [NumFeatures][]float64
+	file  [NumFeatures][]float64
+	score []float64
+}
+
+// rankBufs is a pool of rankBufs.
+type rankBufs struct{ pool sync.Pool }
+
+// get returns zeroed arrays for nd definitions and nf files.
+func (p *rankBufs) get(nd, nf int) *rankBuf {
+	b, _ := p.pool.Get().(*rankBuf)
+	if b == nil || len(b.score) != nd || len(b.file[0]) != nf {
+		b = &rankBuf{score: make([]float64, nd)}
+		for f := range NumFeatures {
+			b.feat[f] = make([]float64, nd)
+			b.file[f] = make([]float64, nf)
+		}
+		return b
+	}
+	clear(b.score)
+	for f := range NumFeatures {
+		clear(b.feat[f])
+		clear(b.file[f])
+	}
+	return b
+}
+
+func (p *rankBufs) put(b *rankBuf) { p.pool.Put(b) }
 
 // ranker holds the per-definition and per-file feature arrays of one
 // ranking.
@@ -103,11 +142,6 @@ type ranker struct {
 }
 
 func (r *ranker) run(ctx context.Context, e *Engine) {
-	nd, nf := len(r.c.defs), len(r.c.files)
-	for f := range NumFeatures {
-		r.feat[f] = make([]float64, nd)
-		r.file[f] = make([]float64, nf)
-	}
 	r.lexical()
 	r.mentions()
 	r.phrases()
@@ -361,25 +395,40 @@ func lastSegment(s string) string {
 }
 
 // combine computes every definition's score from its features, its
-// file's and its priors.
+// file's and its priors. It adds feature by feature, each pass streaming
+// two arrays, since most features are zero almost everywhere; the sum of
+// each definition is taken in the same order as feature by feature within
+// one definition, so the scores are the same to the last bit.
 func (r *ranker) combine() {
-	if r.score == nil {
-		r.score = make([]float64, len(r.c.defs))
-	}
+	score, lex, ff := r.score, r.file[FeatLexical], r.feat[FeatFile]
 	for d := range r.c.defs {
-		def := &r.c.defs[d]
-		if def.file < 0 {
-			r.score[d] = 0
+		score[d] = 0
+		if fi := r.c.defs[d].file; fi >= 0 {
+			ff[d] = lex[fi]
+		}
+	}
+	for f := range NumFeatures {
+		w := r.par.Weights[f]
+		if w == 0 {
 			continue
 		}
-		r.feat[FeatFile][d] = r.file[FeatLexical][def.file]
-		var s float64
-		for f := range NumFeatures {
-			s += r.par.Weights[f] * r.feat[f][d]
+		for d, v := range r.feat[f] {
+			if v != 0 {
+				score[d] += w * v
+			}
 		}
-		r.score[d] = s * r.prior(d)
+	}
+	for d, s := range score {
+		if s == 0 {
+			continue // most definitions: the prior cannot change that
+		}
+		if r.c.defs[d].file < 0 {
+			score[d] = 0
+			continue
+		}
+		score[d] = s * r.prior(d)
 		if r.cap != nil && int32(d) != r.cap.def {
-			r.score[d] = min(r.score[d], below(r.cap.defScore))
+			score[d] = min(score[d], below(r.cap.defScore))
 		}
 	}
 }

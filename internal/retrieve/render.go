@@ -168,10 +168,13 @@ func cardTag(c Card) string {
 	return "definition"
 }
 
+// attrEscaper escapes a value for an XML attribute. It is built once: a
+// Replacer builds its tables on first use, which cost more than the
+// escaping of a card's few attributes.
+var attrEscaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;", "\n", " ")
+
 // attr escapes a value for an XML attribute.
-func attr(s string) string {
-	return strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
-}
+func attr(s string) string { return attrEscaper.Replace(s) }
 
 // firstLine is s's first line, at most max bytes, as printable UTF-8:
 // a task of binary garbage still renders as well-formed XML.
