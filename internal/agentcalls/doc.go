@@ -19,7 +19,9 @@
 //	str_replace_editor create FILE              Write{file_path}
 //	str_replace_editor str_replace|insert|undo_edit FILE   Edit{file_path}
 //	execute_bash, bash: a shell command         see below
-//	open PATH [LINE], goto LINE,                Read of the window the result shows:
+//	open PATH                                   Read{file_path}: the file from its top
+//	                                              (SWE-agent shows 100 lines of it)
+//	open PATH LINE, goto LINE,                  Read of the window the result shows:
 //	scroll_down, scroll_up                        offset = its first line, limit = its
 //	                                              length; a window showing the whole
 //	                                              file is Read{file_path}

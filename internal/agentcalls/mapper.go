@@ -100,8 +100,9 @@ func viewRange(v any) (from, to int) {
 }
 
 // window maps SWE-agent's window commands (open, goto, scroll_up, scroll_down) to a Read
-// of the lines the window showed, read from the result; a window that shows the whole
-// file is a Read of the file.
+// of the lines the window showed, read from the result. An open without a line asks for
+// the file from its top, and a window showing the whole file is the whole file: both are a
+// Read of the file, without a window, whatever the length SWE-agent shows.
 func (m *mapper) window(c agentCall) (string, map[string]any) {
 	file := m.open
 	if c.name == "open" {
@@ -119,7 +120,9 @@ func (m *mapper) window(c agentCall) (string, map[string]any) {
 		}
 		return Read, args
 	}
-	if w.first <= 1 && w.last >= w.total {
+	if c.name == "open" && c.args["line_number"] == nil || w.first <= 1 && w.last >= w.total {
+		// The file from its top, as asked: SWE-agent shows its first 100 lines, the
+		// whole of a short file.
 		return Read, pathArgs("file_path", file)
 	}
 	return Read, window(file, w.first, w.last-w.first+1)

@@ -43,15 +43,17 @@ func FromTrajectory(t traj.Trajectory) (Session, error) {
 	} else {
 		calls = textCalls(msgs)
 	}
-	m := mapper{cwd: startDir(s.Task, calls)}
+	m := mapper{cwd: startDir(msgs, calls)}
 	for _, c := range calls {
 		s.Calls = append(s.Calls, m.canonical(c))
 	}
 	return s, nil
 }
 
-// task returns the text of the last user message before the first assistant message:
-// the task, after any demonstration sent ahead of it.
+// task returns the task of the last user message before the first assistant message
+// (after any demonstration sent ahead of it): the issue the agent's harness wrapped in its
+// template, when the template marks it (OpenHands and SWE-smith's <pr_description>,
+// SWE-agent's "ISSUE:" up to "INSTRUCTIONS:"), else the whole message.
 func task(msgs []traj.Message) string {
 	var t string
 	for _, m := range msgs {
@@ -62,23 +64,39 @@ func task(msgs []traj.Message) string {
 			t = m.Text
 		}
 	}
+	if _, rest, ok := strings.Cut(t, "<pr_description>"); ok {
+		if issue, _, ok := strings.Cut(rest, "</pr_description>"); ok {
+			return strings.TrimSpace(issue)
+		}
+	}
+	if _, rest, ok := strings.Cut(t, "ISSUE:\n"); ok {
+		if issue, _, ok := strings.Cut(rest, "\nINSTRUCTIONS:"); ok {
+			return strings.TrimSpace(issue)
+		}
+	}
 	return t
 }
 
 var uploadedRE = regexp.MustCompile(`<uploaded_files>\s*(\S+)\s*</uploaded_files>`)
 
-// uploadedDir returns the repository directory an OpenHands or SWE-smith task names.
-func uploadedDir(task string) string {
-	if m := uploadedRE.FindStringSubmatch(task); m != nil {
-		return m[1]
+// uploadedDir returns the repository directory an OpenHands or SWE-smith task message
+// names.
+func uploadedDir(msgs []traj.Message) string {
+	for _, m := range msgs {
+		if m.Role == "assistant" {
+			break
+		}
+		if s := uploadedRE.FindStringSubmatch(m.Text); s != nil {
+			return s[1]
+		}
 	}
 	return ""
 }
 
 // startDir returns the directory the agent starts in: the repository its task names, else
 // the first directory SWE-agent's status lines report (it rarely moves).
-func startDir(task string, calls []agentCall) string {
-	if d := uploadedDir(task); d != "" {
+func startDir(msgs []traj.Message, calls []agentCall) string {
+	if d := uploadedDir(msgs); d != "" {
 		return d
 	}
 	for _, c := range calls {
