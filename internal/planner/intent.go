@@ -1,15 +1,17 @@
 package planner
 
 import (
+	"cmp"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/winnowhq/winnow/internal/toolvalue"
 )
 
-// maxKeywords bounds the keywords Keywords returns: the first ones of a task name what it
-// is about; matching more costs time on every plan.
+// maxKeywords bounds the keywords Keywords returns: the most frequent words of a task
+// name what it is about; matching more costs time on every plan.
 const maxKeywords = 40
 
 // stopwords are words of four letters or more that say nothing about what a task is
@@ -32,18 +34,24 @@ var stopwords = map[string]bool{
 	"following": true, "consider": true, "instead": true, "because": true, "currently": true,
 	"return": true, "returns": true, "value": true, "values": true, "import": true, "print": true,
 	"self": true, "class": true, "function": true, "method": true, "testbed": true, "workspace": true,
+	// the headings and phrases of bug reports
+	"reproduce": true, "steps": true, "actual": true, "behavior": true, "behaviour": true,
+	"results": true, "describe": true, "version": true, "versions": true, "environment": true,
+	"create": true, "created": true, "errors": true, "issues": true, "problem": true,
+	"running": true, "works": true, "seems": true, "happens": true, "trying": true,
 }
 
 // Keywords returns the words of text that may say what an agent is working on, for
 // Plan's intent: identifiers and words of four characters or more, lowercased, without
-// stopwords or repeats, in order of first appearance, at most 40. An identifier also
-// gives its parts ("get_notebooks_to_test": "notebooks"; "TimeDelta": "time", "delta").
+// stopwords or repeats, the most frequent first (then in order of first appearance), at
+// most 40. An identifier also gives its parts ("get_notebooks_to_test": "notebooks";
+// "TimeDelta": "time", "delta").
 func Keywords(text string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(w string) {
 		w = strings.ToLower(w)
-		if len(w) < 4 || len(out) >= maxKeywords || seen[w] || stopwords[w] || isNumber(w) {
+		if len(w) < 4 || seen[w] || stopwords[w] || isNumber(w) {
 			return
 		}
 		seen[w] = true
@@ -52,14 +60,22 @@ func Keywords(text string) []string {
 	words := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	})
+	count := map[string]int{}
+	for _, w := range words {
+		count[strings.ToLower(w)]++
+		for _, part := range identParts(w) {
+			count[strings.ToLower(part)]++
+		}
+	}
 	for _, w := range words {
 		add(w)
 		for _, part := range identParts(w) {
 			add(part)
 		}
-		if len(out) >= maxKeywords {
-			break
-		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(count[b], count[a]) })
+	if len(out) > maxKeywords {
+		out = out[:maxKeywords]
 	}
 	return out
 }
@@ -95,9 +111,17 @@ func isNumber(w string) bool {
 	return true
 }
 
-// argsIntent scores how well a call's string arguments match the intent keywords: 2
-// points for a keyword in a path's last element (or in a value that is not a path), 1
-// for one only in the directories of a path.
+// Intent points of an argument, per keyword; the first leadKeywords keywords, which
+// name what the task is most about (Keywords orders them by frequency), count double.
+const (
+	pointsStem   = 4 // the keyword is a path's file name without its extension ("arrow" and arrow.py)
+	pointsBase   = 2 // the file name holds it (formatter.py and "format"), or a value that is not a path does
+	pointsDir    = 1 // a directory of the path is named so
+	leadKeywords = 5
+)
+
+// argsIntent scores how well a call's string arguments match the intent keywords (see
+// the points above).
 func argsIntent(args map[string]any, intent []string) int {
 	if len(intent) == 0 {
 		return 0
@@ -109,20 +133,39 @@ func argsIntent(args map[string]any, intent []string) int {
 			continue
 		}
 		s = strings.ToLower(s)
-		base := s
-		if strings.Contains(s, "/") {
-			base = path.Base(s)
+		isPath := strings.Contains(s, "/") || path.Ext(s) != "" && !strings.Contains(s, " ")
+		base, dir := s, ""
+		if isPath {
+			base, dir = path.Base(s), path.Dir(s)
 		}
-		for _, k := range intent {
+		stem := strings.TrimSuffix(base, path.Ext(base))
+		for r, k := range intent {
+			w := 1
+			if r < leadKeywords {
+				w = 2
+			}
 			switch {
+			case isPath && stem == k:
+				points += pointsStem * w
 			case strings.Contains(base, k):
-				points += 2
-			case strings.Contains(s, k):
-				points++
+				points += pointsBase * w
+			}
+			if dir != "" && hasElement(dir, k) {
+				points += pointsDir * w
 			}
 		}
 	}
 	return points
+}
+
+// hasElement reports whether one of the elements of the slash-separated path p is e.
+func hasElement(p, e string) bool {
+	for el := range strings.SplitSeq(p, "/") {
+		if el == e {
+			return true
+		}
+	}
+	return false
 }
 
 // intentScore is argsIntent plus 2 points for each keyword that names one of the

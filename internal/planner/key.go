@@ -154,24 +154,31 @@ func readWindow(args map[string]any) (window, bool) {
 	return w, true
 }
 
-// Covers reports whether the result of the call (tool, args) answers the call (tool2,
-// args2): they have one Key, or both are Reads of one file and the first's window holds
-// the second's (a Read without a window holds the whole file; one with a window never
-// holds a Read of the whole file, whose length it does not know).
+// readMaxLines is how many lines a Read without a limit shows: Claude Code's Read stops
+// at 2,000.
+const readMaxLines = 2000
+
+// Covers reports whether the result of the call (tool, args) holds the result of the call
+// (tool2, args2), so that an agent that has the first in its context need not make the
+// second: they have one Key, or both are Reads of one file and the first's window holds
+// the second's. A Read without a limit shows readMaxLines lines from its offset; one
+// with a limit never holds a Read without one, whose length it does not know.
 func Covers(tool string, args map[string]any, tool2 string, args2 map[string]any) bool {
 	if tool == readTool && tool2 == readTool {
 		a, ok1 := readWindow(args)
 		b, ok2 := readWindow(args2)
 		if ok1 && ok2 && a.file == b.file && onlyWindow(args) && onlyWindow(args2) {
+			aTo := a.to
+			if aTo == 0 {
+				aTo = a.from + readMaxLines - 1
+			}
 			switch {
 			case a.from > b.from:
 				return false
-			case a.to == 0:
-				return true
 			case b.to == 0:
-				return false
+				return a.to == 0 && a.from == b.from
 			}
-			return b.to <= a.to
+			return b.to <= aTo
 		}
 	}
 	return Key(tool, args) == Key(tool2, args2)

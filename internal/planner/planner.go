@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/toolvalue"
@@ -112,9 +114,9 @@ type Planner struct {
 // Named weights of the value score.
 const (
 	// intentBoost multiplies a candidate's value by 1 + intentBoost per point of intent
-	// match (see intentScore), up to maxIntent points.
-	intentBoost = 0.5
-	maxIntent   = 4
+	// match (see intentScore), up to maxIntent points: at most 3 times.
+	intentBoost = 0.25
+	maxIntent   = 16
 	// slowLatency halves the value of a tool whose median latency it is: a slow call
 	// ties up a prefetch slot and an inline delays the current result.
 	slowLatency = 2 * time.Second
@@ -180,10 +182,12 @@ func (p *Planner) propose(s *session, intent []string) []proposal {
 	return out
 }
 
-// edgeCandidates applies one follow-up edge of a call. Its argument sets are ranked by
-// how well they match the intent (then in the result's order) and the best PerEdge kept;
-// the edge's probability is shared among all its sets, the i-th best getting a share
-// proportional to (1 + its intent points) / (i+1), and divided by the lag of the call.
+// edgeCandidates applies one follow-up edge of a call. The edge's probability is shared
+// among all its argument sets, each getting a share in proportion to its weight: (1 + its
+// intent points, at most maxIntent)² over its position in the result (1, 2, 3, ...), so
+// that the first hits of a search and the files the task names are the likely ones; the
+// PerEdge heaviest are kept, and a call older than the latest (lag > 1) has its shares
+// divided by its lag.
 func (p *Planner) edgeCandidates(after string, e *toolvalue.FollowUp, src *toolvalue.Source, intent []string, lag int) []Candidate {
 	sets, err := e.Apply(src, rankPool)
 	if err != nil {
@@ -194,29 +198,28 @@ func (p *Planner) edgeCandidates(after string, e *toolvalue.FollowUp, src *toolv
 	if len(sets) == 0 {
 		return nil
 	}
-	type ranked struct {
+	type weighted struct {
 		args   map[string]any
-		points int
+		weight float64
 	}
-	rs := make([]ranked, len(sets))
-	for i, a := range sets {
-		rs[i] = ranked{a, argsIntent(a, intent)}
-	}
-	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.points, a.points) })
+	ws := make([]weighted, len(sets))
+	base := searchDir(src.Args)
 	var total float64
-	weights := make([]float64, len(rs))
-	for i, r := range rs {
-		weights[i] = float64(1+min(r.points, maxIntent)) / float64(i+1)
-		total += weights[i]
+	for i, a := range sets {
+		resolvePaths(a, base)
+		boost := float64(1 + min(argsIntent(a, intent), maxIntent))
+		ws[i] = weighted{a, boost * boost / float64(i+1)}
+		total += ws[i].weight
 	}
-	n := min(len(rs), cmp.Or(p.PerEdge, DefaultPerEdge))
+	slices.SortStableFunc(ws, func(a, b weighted) int { return cmp.Compare(b.weight, a.weight) })
+	n := min(len(ws), cmp.Or(p.PerEdge, DefaultPerEdge))
 	out := make([]Candidate, n)
 	for i := range n {
 		out[i] = Candidate{
 			Tool:        e.Tool,
-			Args:        rs[i].args,
+			Args:        ws[i].args,
 			After:       after,
-			Probability: e.Probability * weights[i] / total / float64(lag),
+			Probability: e.Probability * ws[i].weight / total / float64(lag),
 		}
 	}
 	return out
@@ -322,4 +325,62 @@ func (p *Planner) logger() *slog.Logger {
 		return discard
 	}
 	return p.Logger
+}
+
+// Predict returns the predicted size, in tokens, of a call of tool with args after the
+// calls of history: the size Plan gives a candidate (see the Candidate's Tokens).
+func (p *Planner) Predict(history []Call, tool string, args map[string]any) int {
+	s := newSession(history, p.Models)
+	m := s.model(tool)
+	c := Candidate{Tool: tool, Args: args}
+	return s.predict(&c, Key(tool, args), &m)
+}
+
+// Stale reports whether the call after makes a cached result of a call of tool with args
+// stale: after's model invalidates the tool and the two calls name the same file_path or
+// path, or either names none.
+func (p *Planner) Stale(after Call, tool string, args map[string]any) bool {
+	s := newSession(nil, p.Models)
+	return s.invalidates(&after, tool, args)
+}
+
+// searchDir is the absolute directory a call searched or listed, which relative paths in
+// its result are relative to: its path argument (the directory of it, if it names a
+// file), else the directory of its file_path; "" if neither is absolute.
+func searchDir(args map[string]any) string {
+	if p := strArg(args, "path"); strings.HasPrefix(p, "/") {
+		if path.Ext(p) != "" {
+			return path.Dir(p)
+		}
+		return path.Clean(p)
+	}
+	if f := strArg(args, "file_path"); strings.HasPrefix(f, "/") {
+		return path.Dir(f)
+	}
+	return ""
+}
+
+// resolvePaths makes the relative paths among a candidate's path arguments (those named
+// *path) absolute under base, as a shell that searched base printed them: "src/a.py"
+// after a search of /repo/src is /repo/src/a.py, so is "./a.py"; a path that starts with
+// base's last element is relative to base's parent ("grep -r X src" in /repo prints
+// "src/a.py").
+func resolvePaths(args map[string]any, base string) {
+	if base == "" {
+		return
+	}
+	for k, v := range args {
+		rel, ok := v.(string)
+		if !ok || rel == "" || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "~") ||
+			strings.Contains(rel, "://") || !strings.HasSuffix(strings.ToLower(k), "path") {
+			continue
+		}
+		rel = path.Clean(rel)
+		first, _, _ := strings.Cut(rel, "/")
+		if first == path.Base(base) && strings.Contains(rel, "/") {
+			args[k] = path.Join(path.Dir(base), rel)
+		} else {
+			args[k] = path.Join(base, rel)
+		}
+	}
 }

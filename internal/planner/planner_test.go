@@ -17,7 +17,7 @@ func ptr[T any](v T) *T { return &v }
 var testLayer = toolvalue.Layer{
 	{Pattern: "Read", Origin: "test", Spec: toolvalue.Spec{
 		Class: ptr(toolvalue.Critical), SideEffect: ptr(toolvalue.ReadOnly),
-		TypicalTokens: ptr(600), MaxTokens: ptr(25000), LatencyP50: ptr(5 * time.Millisecond),
+		TypicalTokens: ptr(600), MaxTokens: ptr(600), LatencyP50: ptr(5 * time.Millisecond),
 	}},
 	{Pattern: "Grep", Origin: "test", Spec: toolvalue.Spec{
 		Class: ptr(toolvalue.Critical), SideEffect: ptr(toolvalue.ReadOnly),

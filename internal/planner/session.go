@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"math"
 	"path"
 	"strings"
 
@@ -47,10 +48,41 @@ func (s *session) seen(c *Candidate, key string) bool {
 }
 
 func covers(h *Call, c *Candidate, key string) bool {
-	if c.Tool == readTool {
-		return Covers(h.Tool, h.Args, c.Tool, c.Args)
+	if c.Tool != readTool {
+		return Key(h.Tool, h.Args) == key
 	}
-	return Key(h.Tool, h.Args) == key
+	if !Covers(h.Tool, h.Args, c.Tool, c.Args) {
+		return false
+	}
+	if !abbreviated(h.Text) {
+		return true
+	}
+	// The read showed only part of what it asked for: it holds what it showed.
+	w, _ := readWindow(c.Args)
+	return w.to > 0 && shows(h.Text, w.from, w.to)
+}
+
+// abbreviated reports whether a Read's result left lines out: an editor that abbreviates
+// large files or clips long output, a window that shows part of a file (SWE-agent's
+// "(N more lines below)").
+func abbreviated(text string) bool {
+	return strings.Contains(text, "too large to display") || strings.Contains(text, "abbreviated version") ||
+		strings.Contains(text, "<response clipped>") || strings.Contains(text, " more lines below)")
+}
+
+// shows reports whether every line from..to is among the numbered lines of text.
+func shows(text string, from, to int) bool {
+	next := from
+	for line := range strings.Lines(text) {
+		n, ok := lineNumber(line)
+		if ok && n == next {
+			next++
+			if next > to {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // invalidates reports whether call h makes a cached result of (tool, args) stale: h's
@@ -114,10 +146,7 @@ func (s *session) predictRaw(c *Candidate, key string, m *toolvalue.Model) int {
 			return tokensOf(h)
 		}
 	}
-	typical := m.Cost.TypicalTokens
-	if typical <= 0 {
-		typical = toolvalue.Unknown.Cost.TypicalTokens
-	}
+	typical := s.typical(c, m)
 	if c.Tool != readTool {
 		return typical
 	}
@@ -143,6 +172,52 @@ func (s *session) predictRaw(c *Candidate, key string, m *toolvalue.Model) int {
 		tpl = s.sessionTPL()
 	}
 	return int(float64(lines)*tpl) + readOverhead
+}
+
+// typical returns the size of a call of a tool whose result nothing in particular
+// predicts: the largest result of the session's successful calls of the tool with the
+// same argument names (a session reads files of one project through one editor), else
+// the model's prior (see prior).
+func (s *session) typical(c *Candidate, m *toolvalue.Model) int {
+	most := 0
+	for j := range s.history {
+		h := &s.history[j]
+		if h.Tool == c.Tool && !h.Error && sameNames(h.Args, c.Args) {
+			most = max(most, tokensOf(h))
+		}
+	}
+	if most > 0 {
+		return most
+	}
+	return prior(m)
+}
+
+// prior is the size the planner predicts for a call of a tool it knows nothing more of:
+// the geometric mean of the model's typical (median) and max (99th percentile) sizes,
+// which is the 88th percentile of the log-normal distribution with that median and 99th
+// percentile; a result overruns it by 30% about one time in twelve. Without a max, the
+// typical size.
+func prior(m *toolvalue.Model) int {
+	typical := m.Cost.TypicalTokens
+	if typical <= 0 {
+		typical = toolvalue.Unknown.Cost.TypicalTokens
+	}
+	if m.Cost.MaxTokens <= typical {
+		return typical
+	}
+	return int(math.Sqrt(float64(typical) * float64(m.Cost.MaxTokens)))
+}
+
+func sameNames(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // tokensOf returns the size of a call's result: Tokens, else a quarter of its text's
@@ -223,26 +298,36 @@ func (s *session) sessionTPL() float64 {
 	return s.lineTPL
 }
 
-// numberedLines counts the lines of text that start with a line number ("  12\t" as cat
-// -n writes, "12:" as SWE-agent's window does) and returns the last number.
+// numberedLines counts the lines of text that start with a line number and returns the
+// last number.
 func numberedLines(text string) (n, last int) {
 	for line := range strings.Lines(text) {
-		i := 0
-		for i < len(line) && line[i] == ' ' {
-			i++
-		}
-		j := i
-		num := 0
-		for j < len(line) && line[j] >= '0' && line[j] <= '9' && j-i < 9 {
-			num = num*10 + int(line[j]-'0')
-			j++
-		}
-		if j > i && j < len(line) && (line[j] == '\t' || line[j] == ':') {
+		if num, ok := lineNumber(line); ok {
 			n++
 			last = num
 		}
 	}
 	return n, last
+}
+
+// lineNumber reads the number a line of a file listing starts with: "  12\t" as cat -n
+// writes it, "    12→" as Claude Code's Read does, "12:" as SWE-agent's window does.
+func lineNumber(line string) (int, bool) {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	j := i
+	num := 0
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' && j-i < 9 {
+		num = num*10 + int(line[j]-'0')
+		j++
+	}
+	if j == i || j == len(line) {
+		return 0, false
+	}
+	rest := line[j:]
+	return num, rest[0] == '\t' || rest[0] == ':' || strings.HasPrefix(rest, "→")
 }
 
 // totalLines reads SWE-agent's "(N lines total)" header.
