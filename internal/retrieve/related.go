@@ -184,33 +184,58 @@ func (p *packer) relatedCards(ctx context.Context, defs []Card) (tests, callers 
 	slices.SortFunc(uses, func(a, b use) int {
 		return cmp.Or(cmp.Compare(a.target.rank, b.target.rank), cmp.Compare(b.count, a.count), cmp.Compare(a.scope, b.scope))
 	})
-	ids := make([]int64, 0, len(uses))
+	// Only the first maxRelated uses of each section are shown: decide
+	// the sections from the corpus and read only those definitions.
+	var shown []use
+	var ids []int64
+	nTests, nCallers := 0, 0
 	for _, u := range uses {
+		if nTests == maxRelated && nCallers == maxRelated {
+			break
+		}
+		test := p.inTest(u.scope)
+		switch {
+		case test && nTests < maxRelated:
+			nTests++
+		case !test && nCallers < maxRelated:
+			nCallers++
+		default:
+			continue
+		}
+		shown = append(shown, u)
 		ids = append(ids, u.scope)
 	}
 	syms, err := p.e.ix.SymbolsByID(ctx, ids)
 	if err != nil {
 		return nil, nil
 	}
-	for _, u := range uses {
+	for _, u := range shown {
 		s, ok := syms[u.scope]
 		if !ok {
-			continue
+			continue // gone since the corpus was read
 		}
-		fi, ok := p.c.byPath[s.Path]
-		test := ok && p.c.files[fi].test
 		section := intent.Callers
+		test := p.inTest(u.scope)
 		if test {
 			section = intent.Tests
 		}
 		c := p.symbolCard(s, u.scope, section)
 		c.Note = fmt.Sprintf("uses %s at line %d", u.target.name, u.line)
-		switch {
-		case test && len(tests) < maxRelated:
+		if test {
 			tests = append(tests, c)
-		case !test && len(callers) < maxRelated:
+		} else {
 			callers = append(callers, c)
 		}
 	}
 	return tests, callers
+}
+
+// inTest reports whether the definition with the id lives in a test file.
+func (p *packer) inTest(id int64) bool {
+	di, ok := p.c.defByID[id]
+	if !ok {
+		return false
+	}
+	fi := p.c.defs[di].file
+	return fi >= 0 && p.c.files[fi].test
 }
