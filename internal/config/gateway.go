@@ -19,8 +19,8 @@ const (
 	// prediction costs an upstream call and no tokens; inline, which appends results the
 	// agent did not ask for, is opt-in.
 	DefaultEnrich = EnrichPrefetch
-	// DefaultTurnBudget is what the planner may spend after one call, in tokens of the
-	// predicted results: three typical file reads, half a result's call_budget.
+	// DefaultTurnBudget is what inline follow-ups may add to one result, in tokens: three
+	// typical file reads, half a result's call_budget.
 	DefaultTurnBudget = 2000
 )
 
@@ -69,8 +69,8 @@ type Gateway struct {
 	// them to the current result, saving a model turn; "off" turns the planner off,
 	// fail-fast answers included.
 	Enrich string `toml:"enrich" json:"enrich"`
-	// TurnBudget is the most tokens of predicted results the planner runs ahead after one
-	// call (inline and prefetch together); 0 runs nothing ahead.
+	// TurnBudget is the most tokens the follow-ups inlined (enrich = "inline") may add to
+	// one result; 0 inlines nothing. Prefetches cost no tokens and are bounded in number.
 	TurnBudget int `toml:"turn_budget" json:"turn_budget"`
 }
 
@@ -116,7 +116,7 @@ func (g Gateway) validate() []error {
 		bad("enrich", g.Enrich, "must be %q, %q or %q", EnrichPrefetch, EnrichInline, EnrichOff)
 	}
 	if g.TurnBudget < 0 || g.TurnBudget > maxTurnBudget {
-		bad("turn_budget", g.TurnBudget, "must be between 0 (run nothing ahead) and %d tokens", maxTurnBudget)
+		bad("turn_budget", g.TurnBudget, "must be between 0 (inline nothing) and %d tokens", maxTurnBudget)
 	}
 	for _, name := range slices.Sorted(maps.Keys(g.ClientCaps)) {
 		if n := g.ClientCaps[name]; n < 0 || n > maxClientCap {

@@ -19,13 +19,13 @@ func TestGatewayValidate(t *testing.T) {
 		{"bounds", func(c *Config) {
 			c.Gateway = Gateway{DedupWindow: 64, MinDedupChars: 1, CallBudget: 256, Enrich: "inline", TurnBudget: 1_000_000}
 		}, ""},
-		{"enrich off, nothing ahead", func(c *Config) { c.Gateway.Enrich, c.Gateway.TurnBudget = "off", 0 }, ""},
+		{"enrich off, nothing inlined", func(c *Config) { c.Gateway.Enrich, c.Gateway.TurnBudget = "off", 0 }, ""},
 		{"enrich unknown", func(c *Config) { c.Gateway.Enrich = "always" },
 			`gateway.enrich = "always": must be "prefetch", "inline" or "off"`},
 		{"enrich empty", func(c *Config) { c.Gateway.Enrich = "" },
 			`gateway.enrich = "": must be "prefetch", "inline" or "off"`},
 		{"turn budget negative", func(c *Config) { c.Gateway.TurnBudget = -1 },
-			`gateway.turn_budget = -1: must be between 0 (run nothing ahead) and 1000000 tokens`},
+			`gateway.turn_budget = -1: must be between 0 (inline nothing) and 1000000 tokens`},
 		{"telemetry path absolute", func(c *Config) { c.Telemetry.Path = "/var/tmp/w.jsonl" }, ""},
 		{"telemetry path in home", func(c *Config) { c.Telemetry.Path = "~/w.jsonl" }, ""},
 		{"window zero", func(c *Config) { c.Gateway.DedupWindow = 0 },

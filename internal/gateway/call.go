@@ -43,6 +43,11 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, tool, exp
 	}
 	shaper := u.gw.opts.Shaper
 	shaper.Before(ctx, call)
+	ec := u.gw.enrich.begin(u, req.Session, call) // the planner's part, nil when it is off
+	defer ec.end()
+	if res := ec.answer(ctx); res != nil {
+		return ec.deliver(ctx, shaper, res), nil
+	}
 
 	done := u.track(ctx, req.Session)
 	defer done()
@@ -72,6 +77,9 @@ func (u *upstream) call(ctx context.Context, req *mcp.CallToolRequest, tool, exp
 		// answers come back with the retried call (the SDK does this for clients on older
 		// protocols).
 		return res, nil
+	}
+	if ec != nil {
+		return ec.deliver(ctx, shaper, res), nil
 	}
 	if out := shaper.After(ctx, call, res); out != nil {
 		return out, nil

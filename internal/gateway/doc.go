@@ -70,6 +70,59 @@
 // in the table, or one that sent no clientInfo, has call_budget alone. With the default
 // call_budget (4000 tokens) only Codex's cap binds.
 //
+// # Enrichment
+//
+// With Options.Enrich, the gateway runs a planner (package planner) after each call the
+// upstream answered: it is given the session's recent calls (Enrich.History, with their
+// results) and the words of their arguments as intent, and proposes the follow-up calls the
+// agent is likely to make, from the follow-up edges of the tools' value models (package
+// toolvalue: the built-in models, each upstream tool's MCP annotations, fed to the
+// registry as the tool list arrives, and the user's [tools] rules, which `winnow mcp`
+// reloads when the configuration file changes). Admitted follow-ups go to the same
+// upstream as the agent's own call would. Their results are kept raw and shaped by the
+// Shaper when served, so the agent reads exactly what a direct call would have given it.
+//
+//   - prefetch (Enrich.Mode "prefetch"): the follow-up runs in the background and lands in
+//     the session's cache, keyed by planner.Key, bounded in bytes and entries
+//     (Enrich.CacheBytes, CacheEntries), kept for its tool's freshness_ttl and at most
+//     Enrich.MaxAge. The agent's identical call is answered from it without reaching the
+//     upstream; if the follow-up is still in flight the call waits for it, and if it still
+//     waits for a host slot the call goes itself and the follow-up is dropped. A result
+//     answers one call. At most Enrich.MaxPrefetch follow-ups of a session are in flight,
+//     and at most Enrich.HostConcurrency to one host (the tool's rate_limit_host, else its
+//     upstream: a stdio upstream is one host, an HTTP one its URL's host).
+//   - inline (Mode "inline"): the follow-ups the planner judges worth a model turn, within
+//     Enrich.TurnBudget tokens, are waited for (at most Enrich.InlineWait, default 1 s) and
+//     appended to the current result, each delimited and naming the call that produced it:
+//     "[winnow: read ahead — fs__read_text_file {"path":"a.go"}]", its text, "[winnow: end
+//     of ...]". They are appended as text contents and to the structured content's text
+//     member, which is what Claude Code and Codex show the model; a result whose
+//     structured content has no such member gets none (its follow-ups are prefetched). What
+//     is inlined stays in the cache, so the agent's identical call does not reach the
+//     upstream; what does not land in time lands there later. The rest are prefetched.
+//   - fail-fast: for a tool with fail_fast_after_n, once that many identical calls (one
+//     planner key) in a row returned unproductive results (empty text or list, "No matches
+//     found" and the like, or the same result as the identical call before), the next is
+//     answered from the session, saying so and that repeating it unchanged sends it; a
+//     productive result or a call that makes it stale starts the count again.
+//
+// Only speculable tools run ahead: pure or read-only by their model, and not annotated
+// destructiveHint or without readOnlyHint by their upstream, whatever the user's rules
+// say; the gateway checks this itself, not only the planner. A call that makes cached
+// results stale (the response pipeline's invalidation rules: a mutating tool name or the
+// upstream's invalidates table; and the tool model's invalidates) drops the session's
+// results it concerns before it is sent and again when it returns, and a follow-up in
+// flight that it concerns is cancelled and its result discarded. A follow-up that fails,
+// times out or returns an error is dropped without the agent seeing it, counted and logged
+// at debug level. Everything a session has in flight is cancelled when the session ends
+// (the agent's client disconnects) or the gateway closes.
+//
+// The telemetry record of each call (through the Shaper's pipeline.Call.Annotate) says
+// what answered it in place of the upstream (a prefetch, an earlier inline, a fail-fast
+// answer), its planner key and predicted size, the upstream's latency, the inline blocks
+// appended, and the plan made after it: each candidate's decision and reason, including
+// the gateway's own refusals.
+//
 // # Failures
 //
 // An upstream whose process exits or whose HTTP session breaks is restarted with exponential
@@ -116,7 +169,8 @@
 // upstream takes subscriptions) and prompts when a ready upstream has them. An upstream that
 // becomes ready after a client initialized is not reflected in what that client was told.
 //
-// The gateway does not shape results itself (see the pipeline package) or cache them. The
+// The gateway does not shape results itself (see the pipeline package) or cache them,
+// beyond the planner's follow-ups above. The
 // _meta keys MCP reserves for the protocol (io.modelcontextprotocol/…) describe one
 // connection and are not forwarded; other _meta keys are.
 package gateway

@@ -51,6 +51,9 @@ type Options struct {
 	ConnectTimeout time.Duration
 	// Version is the client version reported to upstreams; default "devel".
 	Version string
+	// Enrich configures the planner that runs likely follow-up calls ahead of the agent;
+	// nil turns it off.
+	Enrich *Enrich
 }
 
 func (o *Options) withDefaults() Options {
@@ -93,6 +96,7 @@ type Gateway struct {
 	progress *progressRoutes
 	ups      []*upstream
 	stale    map[string][]string // tool → tools its calls make stale, agent-visible names
+	enrich   *enricher           // the planner; nil when it is off
 	ctx      context.Context     // ends at Close; every goroutine of the gateway watches it
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
@@ -145,6 +149,7 @@ func Start(ctx context.Context, ups []config.Upstream, srv *mcp.Server, opts *Op
 		g.ups = append(g.ups, newUpstream(g, cfg))
 	}
 	g.stale = Invalidations(ups)
+	g.enrich = newEnricher(g, o.Enrich)
 	srv.AddReceivingMiddleware(g.observe, g.relay)
 	srv.AddSendingMiddleware(keepReplies)
 

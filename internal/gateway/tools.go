@@ -117,6 +117,7 @@ func (u *upstream) apply(tools []*mcp.Tool) {
 		want[e.Name] = exportedItem{def: string(def), name: t.Name}
 		defs[e.Name] = &e
 	}
+	u.gw.enrich.setTools(u, defs) // the planner learns their annotations before a call can come
 	u.reexport(&u.exported, want, u.gw.srv.RemoveTools, func(name string) error {
 		return addTool(u.gw.srv, defs[name], u.handler(want[name].name, name))
 	}, "tool")

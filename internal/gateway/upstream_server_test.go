@@ -29,6 +29,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if file := os.Getenv(envRecord); file != "" {
+		os.Exit(recordTraffic(file))
+	}
 	if os.Getenv(envUpstream) == "1" {
 		os.Exit(serveUpstreamStdio())
 	}
@@ -149,6 +152,7 @@ func newTestUpstream(legacy bool) *mcp.Server {
 		opts.SupportedProtocolVersions = []string{"2025-11-25", "2025-06-18"}
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "test-upstream", Version: "1.0.0"}, opts)
+	addPlannerTools(srv)
 	yes, no := true, false
 	srv.AddTool(&mcp.Tool{
 		Name:         "echo",
