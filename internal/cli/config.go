@@ -27,10 +27,11 @@ Some settings are the user's alone: a repository's .winnow.toml cannot make
 them, since a cloned repository must not run programs, send keys or code
 anywhere, or have winnow write outside it. They are
   ` + strings.Join(config.UserOnly(), ", ") + `
-(a table standing for every key in it), except that a repository may set
-index.location = "repo", its own .winnow/ directory. Where .winnow.toml sets
-one, it is left out, not checked and not shown here, with a warning naming
-the file, line and key. With --json the warnings are listed in "warnings".`,
+(a table standing for every key in it, "*" for every tool table), except that
+a repository may set index.location = "repo", its own .winnow/ directory,
+speculate = false, and a side_effect that is never run ahead. Where
+.winnow.toml sets one, it is left out, not checked and not shown here, with a
+warning naming the file, line and key. With --json the warnings are listed in "warnings".`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := repo

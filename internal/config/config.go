@@ -18,10 +18,12 @@
 // A repository file comes with whatever was cloned, so some settings are the user's alone
 // ([UserOnly]): [[upstream]], [proxy], [llm], [store], [gateway], [telemetry],
 // index.location and index.cache_dir, which run programs, send keys or code somewhere, or
-// make winnow read or write outside the repository. [Load] leaves them out of the repository
-// file before decoding it, so they are neither validated nor part of the result, and warns
-// once per key with its line; a repository may only set index.location = "repo", its own
-// .winnow/ directory. [Parse] reads every key, as for the user file.
+// make winnow read or write outside the repository, and in [tools."<name>"] tables
+// follow_up, speculate = true and a safe side_effect, which make the gateway call tools.
+// [Load] leaves them out of the repository file before decoding it, so they are neither
+// validated nor part of the result, and warns once per key with its line; a repository may
+// only set index.location = "repo", its own .winnow/ directory. [Parse] reads every key, as
+// for the user file.
 //
 // config is the only package that reads environment variables, so every other package can be
 // tested with a plain struct. It does not define command-line flags, does not watch files for
@@ -36,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,6 +85,10 @@ type Config struct {
 
 	// Store configures the cache of compaction results and telescope nodes; see store.go.
 	Store Store `toml:"store" json:"store"`
+
+	// Tools are the [tools."<name>"] tables, the user's settings of the tools' value
+	// models, by tool name or pattern; see tools.go and [Config.ToolRules].
+	Tools map[string]ToolTable `toml:"tools,omitempty" json:"tools,omitempty"`
 
 	// Sources lists the files Load read, in the order they were applied.
 	Sources []string `toml:"-" json:"sources"`
@@ -142,6 +149,7 @@ func (c *Config) clone() *Config {
 	d.Sources = cloneStrings(c.Sources)
 	d.Upstreams = cloneUpstreams(c.Upstreams)
 	d.Strategies = cloneStrategies(c.Strategies)
+	d.Tools = maps.Clone(c.Tools) // tables are replaced, never changed in place
 	return &d
 }
 
@@ -190,6 +198,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, validateStrategies(c.Strategies)...)
 	errs = append(errs, c.LLM.validate()...)
 	errs = append(errs, c.Store.validate()...)
+	errs = append(errs, validateTools(c.Tools)...)
 	return errors.Join(errs...)
 }
 

@@ -155,10 +155,13 @@ func Parse(r io.Reader, name string, c *Config) ([]Warning, error) {
 		return nil, err
 	}
 	next := c.clone() // the decoder writes into existing slices; keep c intact on error
+	below := next.Tools
+	next.Tools = nil // this file's tables, then layered over below's key by key
 	md, err := toml.Decode(doc, next)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", name, err)
 	}
+	next.Tools = layerTools(below, next.Tools, doc, name, md)
 	*c = *next
 	return unknownKeys(doc, name, md.Undecoded()), nil
 }
@@ -172,10 +175,13 @@ func parseRepo(r io.Reader, name, userFile string, c *Config) ([]Warning, error)
 		return nil, err
 	}
 	next := c.clone()
+	below := next.Tools
+	next.Tools = nil
 	md, undecoded, dropped, err := decodeRepo(doc, next)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", name, err)
 	}
+	next.Tools = layerTools(below, next.Tools, doc, name, md)
 	*c = *next
 	warns := append(unknownKeys(doc, name, undecoded), userOnlyWarnings(doc, name, userFile, md, dropped)...)
 	slices.SortStableFunc(warns, func(a, b Warning) int { return a.Line - b.Line })

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/winnowhq/winnow/internal/toolvalue"
 )
 
 // A userSetting is a setting that only the user's own configuration file may make: a
@@ -22,26 +24,61 @@ type userSetting struct {
 	// table says key is a table each of whose keys is a setting of its own (one warning
 	// each); otherwise key is one setting, an [[upstream]] entry counting as one.
 	table bool
-	// repoMay, if set, is the one value a repository may still give the key.
-	repoMay string
+	// repoMay, if set, lists the values a repository may still give the key, and mayText
+	// says what they are in the warning.
+	repoMay []any
+	mayText string
+	// why, if set, tells in the warning why a repository cannot make the setting.
+	why string
 }
+
+// noCalls is why a repository cannot make the settings of [tools] tables that make the
+// gateway call tools.
+const noCalls = "a cloned repository must not make the gateway call a tool the agent did not call"
 
 // userOnly lists every setting a repository file cannot make. README.md lists the same keys
 // (TestREADMEListsUserOnly keeps them equal).
 var userOnly = []userSetting{
-	{key: "upstream"},                              // runs a program, or sends the user's tokens to a server
-	{key: "proxy", table: true},                    // sends the user's API keys and conversations
-	{key: "llm", table: true},                      // sends the user's API key and code to a model
-	{key: "store", table: true},                    // sends digests of the user's code to a cache that answers for them
-	{key: "gateway", table: true},                  // shapes the results of the user's own upstreams
-	{key: "telemetry", table: true},                // whether and where the user's sessions are recorded
-	{key: "index.location", repoMay: LocationRepo}, // "cache" writes the index outside the repository
-	{key: "index.cache_dir"},                       // so does this
+	{key: "upstream"},               // runs a program, or sends the user's tokens to a server
+	{key: "proxy", table: true},     // sends the user's API keys and conversations
+	{key: "llm", table: true},       // sends the user's API key and code to a model
+	{key: "store", table: true},     // sends digests of the user's code to a cache that answers for them
+	{key: "gateway", table: true},   // shapes the results of the user's own upstreams
+	{key: "telemetry", table: true}, // whether and where the user's sessions are recorded
+	{key: "index.location", repoMay: []any{LocationRepo}, // "cache" writes the index outside the repository
+		mayText: fmt.Sprintf("%q, its own %s/ directory", LocationRepo, repoIndexDir)},
+	{key: "index.cache_dir"}, // so does this
+	// A [tools."<name>"] table ("*" stands for every name) may describe a tool, but not
+	// have the gateway call one ahead of the agent.
+	{key: "tools.*.follow_up", why: noCalls},
+	{key: "tools.*.speculate", repoMay: []any{false}, mayText: "false", why: noCalls},
+	{key: "tools.*.side_effect", repoMay: unsafeSideEffects(), mayText: quotedList(toStrings(unsafeSideEffectNames())), why: noCalls},
+}
+
+// unsafeSideEffects lists the side effects of tools that are never run ahead of the agent.
+func unsafeSideEffects() []any {
+	var out []any
+	for _, s := range unsafeSideEffectNames() {
+		out = append(out, string(s))
+	}
+	return out
+}
+
+func unsafeSideEffectNames() []toolvalue.SideEffect {
+	var out []toolvalue.SideEffect
+	for _, s := range toolvalue.SideEffects {
+		if !s.Safe() {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // UserOnly returns the keys only the user's configuration file may set, dotted; a table
-// ("store") stands for every key in it. A repository's .winnow.toml may still set
-// index.location to "repo".
+// ("store") stands for every key in it, and "*" in "tools.*.follow_up" for every tool
+// table. A repository's .winnow.toml may still set index.location to "repo",
+// tools.*.speculate to false, and tools.*.side_effect to a side effect that is never run
+// ahead of the agent.
 func UserOnly() []string {
 	keys := make([]string, len(userOnly))
 	for i, s := range userOnly {
@@ -127,10 +164,16 @@ func (d *repoDecoder) table(tbl map[string]toml.Primitive, dst reflect.Value, ra
 			d.dropped = append(d.dropped, droppedKey{key: rawKey, setting: s})
 			continue
 		}
-		if userOnlyUnder(key) && f.Kind() == reflect.Struct && d.isTable(tbl[name]) {
+		if userOnlyUnder(key) && (f.Kind() == reflect.Struct || f.Kind() == reflect.Map) && d.isTable(tbl[name]) {
 			var sub map[string]toml.Primitive
 			if err := d.md.PrimitiveDecode(tbl[name], &sub); err != nil {
 				return err
+			}
+			if f.Kind() == reflect.Map {
+				if err := d.mapTable(sub, f, rawKey, key); err != nil {
+					return err
+				}
+				continue
 			}
 			if err := d.table(sub, f, rawKey, key); err != nil {
 				return err
@@ -140,6 +183,31 @@ func (d *repoDecoder) table(tbl map[string]toml.Primitive, dst reflect.Value, ra
 		if err := d.md.PrimitiveDecode(tbl[name], f.Addr().Interface()); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// mapTable decodes the tables of tbl, the table at raw in the document (schema spells it
+// schema), into the map dst of structs, each by table (its keys spelled schema.*.<key>);
+// an element that is not a table is decoded as it is, for the decoder's own error.
+func (d *repoDecoder) mapTable(tbl map[string]toml.Primitive, dst reflect.Value, raw toml.Key, schema string) error {
+	if dst.IsNil() {
+		dst.Set(reflect.MakeMap(dst.Type()))
+	}
+	for _, name := range slices.Sorted(maps.Keys(tbl)) {
+		elem := reflect.New(dst.Type().Elem()).Elem()
+		if elem.Kind() == reflect.Struct && d.isTable(tbl[name]) {
+			var sub map[string]toml.Primitive
+			if err := d.md.PrimitiveDecode(tbl[name], &sub); err != nil {
+				return err
+			}
+			if err := d.table(sub, elem, append(raw[:len(raw):len(raw)], name), schema+".*"); err != nil {
+				return err
+			}
+		} else if err := d.md.PrimitiveDecode(tbl[name], elem.Addr().Interface()); err != nil {
+			return err
+		}
+		dst.SetMapIndex(reflect.ValueOf(name), elem)
 	}
 	return nil
 }
@@ -155,11 +223,11 @@ func (d *repoDecoder) isTable(p toml.Primitive) bool {
 	return ok
 }
 
-// repoMay reports whether the value p of the user-only setting s is the one a repository
-// may give it.
+// repoMay reports whether the value p of the user-only setting s is one a repository may
+// give it.
 func (d *repoDecoder) repoMay(s *userSetting, p toml.Primitive) bool {
-	var v string
-	return s.repoMay != "" && d.md.PrimitiveDecode(p, &v) == nil && v == s.repoMay
+	var v any
+	return s.repoMay != nil && d.md.PrimitiveDecode(p, &v) == nil && slices.Contains(s.repoMay, v)
 }
 
 // isDropped reports whether k is a dropped setting or inside one.
@@ -267,11 +335,14 @@ func settingOf(k toml.Key, dropped []droppedKey, listed map[string]bool, isTable
 }
 
 func userOnlyMessage(key string, s *userSetting, userFile string) string {
-	if s.repoMay != "" {
-		return fmt.Sprintf("%s is a user-only setting; a repository may only set it to %q, its own %s/ directory (ignored; set it in %s)",
-			key, s.repoMay, repoIndexDir, userFile)
+	may := "a repository cannot set it"
+	if s.repoMay != nil {
+		may = "a repository may only set it to " + s.mayText
 	}
-	return fmt.Sprintf("%s is a user-only setting; a repository cannot set it (ignored; set it in %s)", key, userFile)
+	if s.why != "" {
+		may += ": " + s.why
+	}
+	return fmt.Sprintf("%s is a user-only setting; %s (ignored; set it in %s)", key, may, userFile)
 }
 
 // displayPath returns path with the home directory written as "~", for messages.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/winnowhq/winnow/internal/toolvalue"
 )
 
 // userOnlyUserTOML is a user file that sets every user-only setting, so a test can tell the
@@ -281,6 +283,9 @@ func FuzzParseRepo(f *testing.F) {
 		"[[upstream]]\nname = \"a\"\n[[strategy]]\nname = \"s\"\nkind = \"code_signature\"\n",
 		"[gateway]\nclient_caps = { codex = 1 }\n[store.extra]\nx = 1\n",
 		"index = 3\n", "[[index]]\nworkers = 1\n", "index = [{ workers = 1 }]\n",
+		"[tools.Read]\nspeculate = true\nside_effect = \"pure\"\nvalue_class = \"optional\"\n",
+		"tools = { \"*\" = { follow_up = [], speculate = false, side_effect = \"indeterminate\" } }\n",
+		"[[tools.x.follow_up]]\ntool = \"y\"\nprobability = 1.0\n", "tools = 3\n", "[tools]\nRead = 3\n",
 	} {
 		f.Add(doc)
 	}
@@ -305,6 +310,12 @@ func FuzzParseRepo(f *testing.F) {
 		}
 		if diff := cmp.Diff(userOnlyOf(before), userOnlyOf(got)); diff != "" {
 			t.Fatalf("the document set user-only settings (-before +after):\n%s\ndocument:\n%s", diff, doc)
+		}
+		for name, tbl := range got.Tools { // before has no tool tables
+			if tbl.FollowUp != nil || (tbl.Speculate != nil && *tbl.Speculate) ||
+				(tbl.SideEffect != nil && toolvalue.SideEffect(*tbl.SideEffect).Safe()) {
+				t.Fatalf("the document made the gateway call tools: tools.%s = %+v\ndocument:\n%s", name, tbl, doc)
+			}
 		}
 
 		dropped := 0

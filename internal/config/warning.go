@@ -38,7 +38,7 @@ func unknownKeys(doc, file string, undecoded []toml.Key) []Warning {
 	for _, k := range undecoded {
 		unknown[k.String()] = true
 	}
-	known := knownKeys()
+	known := append(knownKeys(), toolKnownKeys(undecoded)...)
 	seen := make(map[string]int) // key → occurrences reported so far
 	var warns []Warning
 	for _, k := range undecoded {
