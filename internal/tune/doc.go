@@ -48,8 +48,9 @@
 //   - cost_model.latency_ms from the median of at least 5 latencies, likewise;
 //   - follow_up after 10 calls of the tool: the model's edges with refreshed
 //     probabilities (when 0.05 or more away), dropped when the next tool was seen but
-//     followed in under 5% of calls, and up to 3 new edges of at least 5% whose
-//     arguments can be projected (seen in at least 3 pairs); the others are notes.
+//     followed in under 5% of calls, and up to 3 new edges of at least 5% to tools
+//     that may be speculated, whose arguments can be projected (seen in at least 3
+//     pairs); the others are notes.
 //
 // Each change carries its reason in one line: the counts it rests on and what the
 // model says now.

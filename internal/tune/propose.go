@@ -90,7 +90,7 @@ func Propose(obs *Observations, opts Options) []Proposal {
 		}
 		if t := obs.Tools[name]; t != nil {
 			p.cost(m, t)
-			p.followUps(m, obs, name)
+			p.followUps(m, obs, name, model)
 		}
 		if len(p.Changes) > 0 || len(p.Notes) > 0 {
 			out = append(out, p)
@@ -147,8 +147,9 @@ func (p *Proposal) cost(m toolvalue.Model, t *ToolStats) {
 
 // followUps refreshes the probabilities of the model's edges from the lag-1 counts,
 // drops the edges the agent did not follow, and adds the edges it did whose arguments
-// can be projected.
-func (p *Proposal) followUps(m toolvalue.Model, obs *Observations, tool string) {
+// can be projected, to tools that may be speculated (an edge to an edit is of no use
+// to a planner that never runs one ahead).
+func (p *Proposal) followUps(m toolvalue.Model, obs *Observations, tool string, model func(string) toolvalue.Model) {
 	t := obs.Tools[tool]
 	if t.Calls < minCalls {
 		return
@@ -176,6 +177,9 @@ func (p *Proposal) followUps(m toolvalue.Model, obs *Observations, tool string) 
 	for _, next := range byLag1(t) {
 		prob := round2(obs.Probability(tool, next))
 		if prob < minProbability || slices.ContainsFunc(m.FollowUps, func(f toolvalue.FollowUp) bool { return f.Tool == next }) {
+			continue
+		}
+		if nm := model(next); !nm.Speculable() {
 			continue
 		}
 		args := t.Next[next].Projections(minPairs)

@@ -160,33 +160,38 @@ func TestProposeSpeculate(t *testing.T) {
 }
 
 // TestProposeFromLogs checks the edges mined with arguments: a new edge whose argument
-// is projected, a note for one whose argument is not, and priors left alone when
-// within a quarter of what was seen.
+// is projected, none to a tool that is never speculated (the edit of the file read),
+// a note for one whose argument is not projected, and priors left alone when within a
+// quarter of what was seen.
 func TestProposeFromLogs(t *testing.T) {
 	o := NewObservations()
 	hits := "src/a.go:3:func A\n"
 	for i := range 10 {
-		o.Add([]Step{grep(fmt.Sprint("p", i), "/r", hits), read("/r/src/a.go"), grep("q", "/r", "")})
+		o.Add([]Step{grep(fmt.Sprint("p", i), "/r", hits), read("/r/src/a.go"), edit("/r/src/a.go"), grep("q", "/r", "")})
 	}
 	model := func(tool string) toolvalue.Model {
 		m := toolvalue.Unknown
+		m.SideEffect = toolvalue.ReadOnly
 		m.Cost.TypicalTokens, m.Cost.MaxTokens = 15, 18 // the searches' sizes: 18 and 0
-		if tool == "Read" {
+		switch tool {
+		case "Read":
 			m.Cost.TypicalTokens, m.Cost.MaxTokens = 3, 3
+		case "Edit":
+			m.SideEffect, m.Cost.TypicalTokens, m.Cost.MaxTokens = toolvalue.MutatesLocal, 1, 1
 		}
 		return m
 	}
 	ps := Propose(o, Options{Model: model})
 	want := []Proposal{{
+		Tool:  "Edit",
+		Notes: []string{"Grep follows at lag 1 with probability 1.00, but no projection of the call before gives its arguments in 10 pairs"},
+	}, {
 		Tool: "Grep",
 		Changes: []Change{
 			{Key: "cost_model.typical_tokens", Value: 0, Current: 15, Reason: "median of 20 results 0 tokens (the model says 15)"},
 			{Key: "follow_up", Value: []toolvalue.FollowUp{{Tool: "Read", Probability: 0.5, Args: map[string]string{"file_path": "result.paths"}}},
 				Current: []toolvalue.FollowUp(nil), Reason: "lag-1 probabilities over 20 calls: Read new 0.50 (file_path from result.paths)"},
 		},
-	}, {
-		Tool:  "Read",
-		Notes: []string{"Grep follows at lag 1 with probability 1.00, but no projection of the call before gives its arguments in 10 pairs"},
 	}}
 	if diff := cmp.Diff(want, ps); diff != "" {
 		t.Errorf("proposals (-want +got):\n%s", diff)
