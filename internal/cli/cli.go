@@ -86,7 +86,6 @@ func (a *app) rootCommand() *cobra.Command {
 		a.mcpCommand(),
 		a.proxyCommand(),
 		a.statsCommand(),
-		a.tuneCommand(),
 		a.reportCommand(),
 		a.telescopeCommand(),
 		a.storeCommand(),
