@@ -3,10 +3,10 @@ package gateway
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -541,7 +541,7 @@ func argWords(words []string, v any) []string {
 			}
 		}
 	case float64:
-		words = argWords(words, fmt.Sprint(x))
+		words = argWords(words, strconv.FormatFloat(x, 'f', -1, 64))
 	case []any:
 		for _, e := range x {
 			words = argWords(words, e)

@@ -52,6 +52,7 @@ type enrichSession struct {
 	mu      sync.Mutex
 	ended   bool
 	history []planner.Call
+	words   [][]string        // the words of each history call's arguments
 	fetches map[string]*fetch // by key, in flight and landed
 	landed  *list.List        // landed fetches, most recent first
 	bytes   int               // text held by landed fetches
@@ -78,30 +79,36 @@ func (s *enrichSession) end() {
 		f.stale = true
 		s.drop(f)
 	}
-	s.history = nil
+	s.history, s.words = nil, nil
 }
 
 // remember adds a call to the session's history, keeping the last max.
 func (s *enrichSession) remember(c planner.Call, max int) {
+	words := argWords(nil, c.Args)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.history) >= max {
-		s.history = slices.Delete(s.history, 0, len(s.history)-max+1)
+	if n := len(s.history) - max + 1; n > 0 {
+		s.history = slices.Delete(s.history, 0, n)
+		s.words = slices.Delete(s.words, 0, n)
 	}
 	s.history = append(s.history, c)
+	s.words = append(s.words, words)
 }
 
 // recent returns the session's history and the intent keywords of its calls: the words
-// of their arguments, the most recent call's first.
+// of their arguments, the most recent call's first, without repeats.
 func (s *enrichSession) recent() ([]planner.Call, []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	history := slices.Clone(s.history)
 	var words []string
-	for i := len(history) - 1; i >= 0; i-- {
-		words = argWords(words, history[i].Args)
+	for i := len(s.words) - 1; i >= 0 && len(words) < maxIntentWords; i-- {
+		for _, w := range s.words[i] {
+			if len(words) < maxIntentWords && !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
 	}
-	return history, words
+	return slices.Clone(s.history), words
 }
 
 // drop forgets f: it is no longer served, and its text no longer counts.
