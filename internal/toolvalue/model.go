@@ -4,7 +4,9 @@
 // A [Model] is resolved for one tool name from layered [Spec]s: winnow's built-in
 // defaults, the upstream's MCP tool annotations, and the user's [tools."<name>"] tables,
 // each layer overriding only the fields it sets (right wins), with "*" as a wildcard in
-// names.
+// names. [Builtin] is the first layer, [FromAnnotations] makes the second from an MCP
+// tool's annotations, and a [Registry] holds all three for a running gateway and caches
+// the models it resolves.
 //
 // It does not plan calls (package planner does), dispatch them (package gateway does) or
 // read configuration files (package config decodes the tables into Specs).
