@@ -123,6 +123,11 @@
 // appended, and the plan made after it: each candidate's decision and reason, including
 // the gateway's own refusals.
 //
+// With nothing to run ahead, the planner's own work on a call is about 8 µs and 75
+// allocations (BenchmarkEnrichCPU); on whole calls through a stdio upstream,
+// BenchmarkEnrich measured a median added 2 to 63 µs (on/off 1.00 to 1.12) on a loaded
+// 2-core machine, under issue 12's target of 0.2 ms.
+//
 // # Failures
 //
 // An upstream whose process exits or whose HTTP session breaks is restarted with exponential
