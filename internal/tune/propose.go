@@ -121,15 +121,16 @@ func (p *Proposal) cost(m toolvalue.Model, t *ToolStats) {
 		cur := m.Cost
 		setTypical, setMax := far(typical, cur.TypicalTokens), far(most, cur.MaxTokens)
 		// Either alone must not leave the maximum below the typical size.
-		setMax = setMax || setTypical && cur.MaxTokens > 0 && typical > cur.MaxTokens
-		setTypical = setTypical || setMax && most < cur.TypicalTokens
-		if setTypical {
+		why := map[bool]string{true: "; set with the other size, so that max_tokens stays at or above typical_tokens"}
+		forceMax := !setMax && setTypical && cur.MaxTokens > 0 && typical > cur.MaxTokens
+		forceTypical := !setTypical && setMax && most < cur.TypicalTokens
+		if setTypical || forceTypical {
 			p.add("cost_model.typical_tokens", typical, cur.TypicalTokens,
-				"median of %d results %d tokens (the model says %d)", n, typical, cur.TypicalTokens)
+				"median of %d results %d tokens (the model says %d%s)", n, typical, cur.TypicalTokens, why[forceTypical])
 		}
-		if setMax {
+		if setMax || forceMax {
 			p.add("cost_model.max_tokens", most, cur.MaxTokens,
-				"99th percentile of %d results %d tokens (the model says %d)", n, most, cur.MaxTokens)
+				"99th percentile of %d results %d tokens (the model says %d%s)", n, most, cur.MaxTokens, why[forceMax])
 		}
 	}
 	if n := len(t.Latencies); n >= minSamples {

@@ -197,3 +197,35 @@ func TestProposeFromLogs(t *testing.T) {
 		t.Errorf("proposals (-want +got):\n%s", diff)
 	}
 }
+
+// TestProposeSizesTogether checks that a size within a quarter of the model is set
+// anyway when the other one is, if leaving it would put the maximum below the typical
+// size.
+func TestProposeSizesTogether(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		typical, max int // the model's
+		sizes        []int
+		want         []string
+	}{
+		{"max below the typical size", 618, 10718, []int{600, 600, 600, 600, 600}, []string{
+			"median of 5 results 600 tokens (the model says 618; set with the other size, so that max_tokens stays at or above typical_tokens)",
+			"99th percentile of 5 results 600 tokens (the model says 10718)",
+		}},
+		{"typical above the maximum", 100, 400, []int{420, 420, 420, 420, 440}, []string{
+			"median of 5 results 420 tokens (the model says 100)",
+			"99th percentile of 5 results 440 tokens (the model says 400; set with the other size, so that max_tokens stays at or above typical_tokens)",
+		}},
+		{"both close", 100, 400, []int{90, 100, 110, 120, 380}, nil},
+	} {
+		var p Proposal
+		p.cost(toolvalue.Model{Cost: toolvalue.Cost{TypicalTokens: tc.typical, MaxTokens: tc.max}}, &ToolStats{Tokens: tc.sizes})
+		var got []string
+		for _, c := range p.Changes {
+			got = append(got, c.Reason)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
