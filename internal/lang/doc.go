@@ -68,6 +68,31 @@ language, from the language's rules:
 A file with syntax errors still yields every definition tree-sitter
 could place; File.HasError records that the tree had errors.
 
+# The fast scanner
+
+A Scanner (scan.go) produces the same symbol.File without a parse, for
+the index's quick tier: about a fifteenth of a parse's CPU on Python. A
+lexer (scanlex.go) splits a file into identifiers, numbers, strings and
+punctuation, knowing each language's strings and comments (triple
+quotes, raw strings, f-string fields, templates, regular expressions,
+heredocs), so that a keyword inside a string or a comment is never
+code. A pass per language (scan_<lang>.go) then finds definitions by
+their keywords and spans them by indentation (Python) or by matching
+brackets, and marks the identifiers that are not references (names
+being defined, imports) or whose kind it knows (base classes and
+annotations are types). What follows is shared with the parser:
+nesting, qualified names and kinds (resolveWith), signatures and
+docs cut by the same rules, references aggregated per scope.
+
+A pass that cannot read a file with confidence (brackets that do not
+balance, a string that does not close: a file in the middle of an
+edit) refuses it with ErrScan and the index leaves it to the parser; so
+does a scanner bug, recovered, never a crash. A language without a pass
+is ErrNoScanner. On sympy (1,545 Python files) the Python pass finds
+every one of the parser's 49,604 definitions with the same qualified
+name, kind, span, signature and doc, and 99.99% of its references
+(TestScanAgreesWithParser holds it to that on the golden files).
+
 # Resources
 
 tree-sitter objects are C memory with no finalizers. A Parser owns one

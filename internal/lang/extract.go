@@ -35,6 +35,15 @@ type extraction struct {
 	// names, import statements, the package clause.
 	quiet   [][2]uint
 	pkgSeen bool
+	lines   lineIndex // made on first use by lineIndex
+}
+
+// lineIndex returns the line index of the source, making it once.
+func (x *extraction) lineIndex() lineIndex {
+	if x.lines == nil {
+		x.lines = newLineIndex(x.src)
+	}
+	return x.lines
 }
 
 // importKey identifies one imported name of one statement, so that two
@@ -178,7 +187,12 @@ func (x *extraction) addRef(n *sitter.Node, kind symbol.RefKind) {
 
 // resolve nests definitions by containment, qualifies their names and
 // turns them into symbols, then attributes references to scopes.
-func (x *extraction) resolve() {
+func (x *extraction) resolve() { x.resolveWith(x.symbol) }
+
+// resolveWith is resolve with the function that makes a definition's
+// symbol once it is nested and qualified: the parser reads it from the
+// syntax tree, the fast scanner from what its pass noted (scan.go).
+func (x *extraction) resolveWith(symbolOf func(*def) symbol.Symbol) {
 	slices.SortFunc(x.defs, func(a, b *def) int {
 		if c := cmp.Compare(a.start, b.start); c != 0 {
 			return c
@@ -195,7 +209,7 @@ func (x *extraction) resolve() {
 		d.sym = -1
 		if !d.scope {
 			d.sym = len(x.file.Symbols)
-			x.file.Symbols = append(x.file.Symbols, x.symbol(d))
+			x.file.Symbols = append(x.file.Symbols, symbolOf(d))
 		}
 		stack = append(stack, d)
 	}
@@ -301,7 +315,7 @@ func (x *extraction) resolveRefs() {
 		kind  symbol.RefKind
 	}
 	seen := make(map[group]map[string]int)
-	lines := newLineIndex(x.src)
+	lines := x.lineIndex()
 	slices.SortFunc(x.quiet, func(a, b [2]uint) int { return cmp.Compare(a[0], b[0]) })
 	imp := 0
 	var stack []*def
@@ -351,7 +365,7 @@ func (x *extraction) resolveRefs() {
 type lineIndex []uint // start offset of each line after the first
 
 func newLineIndex(src []byte) lineIndex {
-	var idx lineIndex
+	idx := lineIndex{} // not nil: made
 	for i, c := range src {
 		if c == '\n' {
 			idx = append(idx, uint(i+1))
