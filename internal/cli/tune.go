@@ -32,7 +32,9 @@ reason, as [tools."<name>"] tables to copy into the user configuration.
               sizes and follow-up edges, with the arguments each edge projects;
               --write adds them to the user configuration`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error { return usageError{errors.New("tune: name a subcommand: analyze or from-logs")} },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usageError{errors.New("tune: name a subcommand: analyze or from-logs")}
+		},
 	}
 	cmd.AddCommand(a.tuneAnalyzeCommand(), a.tuneFromLogsCommand())
 	return cmd
@@ -92,7 +94,7 @@ tune from-logs' mines them with their arguments from the agents' own logs.`,
 			}
 			ps := tune.Propose(tel.Obs, tune.Options{Model: model, Telemetry: tel})
 			if asJSON {
-				return writeJSON(a.stdout, analyzeReport{Files: tel.Summary.Files, Sessions: tel.Obs.Sessions, Calls: tel.Obs.Calls, Proposals: orEmpty(ps)})
+				return writeJSON(a.stdout, analyzeReport{Files: tel.Summary.Files, Sessions: tel.Obs.Sessions, Calls: tel.Obs.Calls, Proposals: orEmpty(ps), Edges: orEmpty(tel.Obs.Edges())})
 			}
 			s := tel.Summary
 			fmt.Fprintf(a.stdout, "winnow tune analyze: %d tool results in %d sessions%s (%s)\n", s.Calls, s.Sessions, period(s.First, s.Last), strings.Join(s.Files, ", "))
@@ -100,7 +102,7 @@ tune from-logs' mines them with their arguments from the agents' own logs.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.BoolVar(&asJSON, "json", false, "print the proposals as JSON")
+	fs.BoolVar(&asJSON, "json", false, "print the proposals and the edges counted (lags 1 to 3) as JSON")
 	fs.StringVar(&file, "telemetry", "", "telemetry file to read (default from the configuration)")
 	fs.StringVar(&since, "since", "", "only calls of this recent period, e.g. 90m, 24h or 7d")
 	return cmd
@@ -112,6 +114,7 @@ type analyzeReport struct {
 	Sessions  int             `json:"sessions"`
 	Calls     int             `json:"calls"`
 	Proposals []tune.Proposal `json:"proposals"`
+	Edges     []tune.EdgeRow  `json:"edges"`
 }
 
 func period(first, last time.Time) string {
@@ -198,7 +201,7 @@ it is, and nothing is replaced or removed.`,
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&write, "write", false, "add the proposals to the user configuration (after a backup); without it, only print them and the diff")
-	fs.BoolVar(&asJSON, "json", false, "print what was read, the proposals and the plan for the configuration as JSON")
+	fs.BoolVar(&asJSON, "json", false, "print what was read, the edges counted (lags 1 to 3), the proposals and the plan for the configuration as JSON")
 	fs.StringVar(&home, "home", "", "home directory whose agent logs to read when no path is given (default $HOME)")
 	return cmd
 }
@@ -207,6 +210,7 @@ it is, and nothing is replaced or removed.`,
 type fromLogsReport struct {
 	Read      tune.LogReport  `json:"read"`
 	Proposals []tune.Proposal `json:"proposals"`
+	Edges     []tune.EdgeRow  `json:"edges"`
 	Config    mergeReport     `json:"config"`
 }
 
@@ -266,7 +270,7 @@ func (a *app) tuneFromLogs(paths []string, home string, write, asJSON bool) erro
 		rep.Written = writeErr == nil
 	}
 	if asJSON {
-		if err := writeJSON(a.stdout, fromLogsReport{Read: m.Report, Proposals: orEmpty(ps), Config: rep}); err != nil {
+		if err := writeJSON(a.stdout, fromLogsReport{Read: m.Report, Proposals: orEmpty(ps), Edges: orEmpty(m.Obs.Edges()), Config: rep}); err != nil {
 			return err
 		}
 		return writeErr

@@ -188,7 +188,11 @@ func TestTuneFromLogs(t *testing.T) {
 			Calls    int
 		}
 		Proposals []struct{ Tool string }
-		Config    struct {
+		Edges     []struct {
+			Prev, Next string
+			Lags       [3]int
+		}
+		Config struct {
 			Added   []string
 			Kept    []string
 			Written bool
@@ -198,7 +202,7 @@ func TestTuneFromLogs(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
-	if rep.Read.Calls != 17+288 || !rep.Config.Written || len(rep.Config.Added) == 0 || rep.Config.Backup == "" {
+	if rep.Read.Calls != 17+288 || !rep.Config.Written || len(rep.Config.Added) == 0 || rep.Config.Backup == "" || len(rep.Edges) == 0 {
 		t.Fatalf("--write --json: %+v", rep)
 	}
 	data, err := os.ReadFile(cfg)

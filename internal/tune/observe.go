@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -189,4 +190,30 @@ func (e *Edge) Projections(minPairs int) map[string]string {
 		return nil
 	}
 	return args
+}
+
+// An EdgeRow is one edge of the follow-up graph as counted: like a row of devboy's
+// paper3_followup_edges.csv, with all three lags, the calls of the earlier tool and
+// the lag-1 probability.
+type EdgeRow struct {
+	Prev        string      `json:"prev"`
+	Next        string      `json:"next"`
+	Lags        [Window]int `json:"lags"`
+	PrevCalls   int         `json:"prev_calls"`
+	Probability float64     `json:"probability"`
+}
+
+// Edges lists every edge seen, most frequent at lag 1 first.
+func (o *Observations) Edges() []EdgeRow {
+	var rows []EdgeRow
+	for prev, t := range o.Tools {
+		for next, e := range t.Next {
+			rows = append(rows, EdgeRow{Prev: prev, Next: next, Lags: e.Lag, PrevCalls: t.Calls, Probability: round2(o.Probability(prev, next))})
+		}
+	}
+	slices.SortFunc(rows, func(a, b EdgeRow) int {
+		return cmp.Or(cmp.Compare(b.Lags[0], a.Lags[0]), cmp.Compare(b.Lags[1]+b.Lags[2], a.Lags[1]+a.Lags[2]),
+			cmp.Compare(a.Prev, b.Prev), cmp.Compare(a.Next, b.Next))
+	})
+	return rows
 }

@@ -37,6 +37,15 @@ func TestObservationsLags(t *testing.T) {
 	if o.Tools["E"].Next["A"].Lag != [Window]int{1, 0, 0} {
 		t.Errorf("E→A: %v", o.Tools["E"].Next["A"].Lag)
 	}
+	rows := o.Edges()
+	if len(rows) != 10 || rows[0].Lags[0] != 1 || rows[len(rows)-1].Lags[0] != 0 {
+		t.Errorf("edges: %+v", rows)
+	}
+	for _, r := range rows {
+		if r.Prev == "A" && r.Next == "D" && (r.Lags != [Window]int{0, 0, 1} || r.PrevCalls != 2 || r.Probability != 0) {
+			t.Errorf("A→D row: %+v", r)
+		}
+	}
 	if o.Sessions != 2 || o.Calls != 7 || a.Calls != 2 {
 		t.Errorf("sessions %d calls %d, A %d calls", o.Sessions, o.Calls, a.Calls)
 	}
