@@ -13,10 +13,11 @@ import (
 func TestDependencyRules(t *testing.T) {
 	const mod = "github.com/winnowhq/winnow/"
 	allowed := map[string][]string{
-		"internal/symbol": nil,
-		"internal/tokens": {"github.com/tiktoken-go/tokenizer"},
-		"internal/config": {"github.com/BurntSushi/toml"},
-		"internal/chat":   nil,
+		"internal/symbol":    nil,
+		"internal/tokens":    {"github.com/tiktoken-go/tokenizer"},
+		"internal/config":    {"github.com/BurntSushi/toml", mod + "internal/toolvalue"}, // [tools] tables are toolvalue rules
+		"internal/toolvalue": {"github.com/modelcontextprotocol/go-sdk/mcp"},             // FromAnnotations reads the SDK's hints
+		"internal/chat":      nil,
 	}
 	for pkg, extra := range allowed {
 		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, mod+pkg).Output()
