@@ -61,5 +61,13 @@
 // SWE-smith's <function=NAME><parameter=K>V</parameter></function>, or a SWE-agent
 // command in the last fenced block (its thought-action format, used by the nebius
 // records and SWE-agent .traj files in text form); the result is the next user message.
-// An assistant message without a call (a format error, a final answer) makes none.
+// An assistant message without a call (a format error, a final answer) makes none.//
+// # Transcripts
+//
+// ReadClaudeCode reads a Claude Code transcript (~/.claude/projects/<project>/<id>.jsonl)
+// and ReadCodex a Codex rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl); Sniff
+// tells them apart by their first lines. Both pair calls and results by id, skip lines
+// that are not JSON (counted), and were written against the files the real Claude Code
+// 2.1.328 and Codex 0.169.0 wrote (testdata, recorded by TestClaudeCodeLive and
+// TestCodexLive).
 package agentcalls
