@@ -61,7 +61,8 @@
 // SWE-smith's <function=NAME><parameter=K>V</parameter></function>, or a SWE-agent
 // command in the last fenced block (its thought-action format, used by the nebius
 // records and SWE-agent .traj files in text form); the result is the next user message.
-// An assistant message without a call (a format error, a final answer) makes none.//
+// An assistant message without a call (a format error, a final answer) makes none.
+//
 // # Transcripts
 //
 // ReadClaudeCode reads a Claude Code transcript (~/.claude/projects/<project>/<id>.jsonl)
