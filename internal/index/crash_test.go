@@ -14,6 +14,7 @@ import (
 const (
 	crashChildEnv   = "WINNOW_INDEX_CRASH_CHILD"
 	crashRebuildEnv = "WINNOW_INDEX_CRASH_REBUILD" // the child rebuilds instead of updating
+	crashTierEnv    = "WINNOW_INDEX_CRASH_TIER"    // "quick": the child updates with QuickFirst; "upgrade": it upgrades
 )
 
 func TestMain(m *testing.M) {
@@ -32,17 +33,23 @@ func TestMain(m *testing.M) {
 // halfway through, holding its write transaction open until the parent
 // kills it.
 func crashChild(root string) {
-	ix, err := Open(context.Background(), Options{Root: root, Workers: 1, Rebuild: os.Getenv(crashRebuildEnv) != ""})
+	tier := os.Getenv(crashTierEnv)
+	ix, err := Open(context.Background(), Options{Root: root, Workers: 1, Rebuild: os.Getenv(crashRebuildEnv) != "", QuickFirst: tier == "quick"})
 	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
-	ix.Update(context.Background(), func(done, total int) {
+	midway := func(done, total int) {
 		if done == total/2 {
 			fmt.Println("midway")
 			select {} // wait for SIGKILL
 		}
-	})
+	}
+	if tier == "upgrade" {
+		ix.Upgrade(context.Background(), midway)
+	} else {
+		ix.Update(context.Background(), midway)
+	}
 	fmt.Println("error: finished before being killed")
 	os.Exit(1)
 }
@@ -98,13 +105,14 @@ func TestCrashMidUpdate(t *testing.T) {
 
 // killMidway runs crashChild on root and kills it (SIGKILL) once it is
 // halfway through its update, or its rebuild.
-func killMidway(t *testing.T, root string, rebuild bool) {
+func killMidway(t *testing.T, root string, rebuild bool, env ...string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), crashChildEnv+"="+root)
 	if rebuild {
 		cmd.Env = append(cmd.Env, crashRebuildEnv+"=1")
 	}
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -17,8 +17,9 @@ import (
 
 // schemaVersion is stored in PRAGMA user_version. Bump it whenever the
 // tables or the meaning of a column change: an index with an older
-// version is rebuilt from scratch, one with a newer version is refused.
-const schemaVersion = 2
+// version is rebuilt from scratch (or migrated, see migrations), one
+// with a newer version is refused.
+const schemaVersion = 3
 
 // applicationID marks a SQLite file as a winnow index ("WNNW").
 const applicationID = 0x574e4e57
@@ -53,7 +54,8 @@ CREATE TABLE files (
 	package  TEXT NOT NULL DEFAULT '',
 	first_symbol INTEGER NOT NULL DEFAULT 0, -- symbols of a file have consecutive ids
 	nsymbols INTEGER NOT NULL DEFAULT 0,
-	terms    BLOB NOT NULL DEFAULT x''       -- lexical documents, see docs.go
+	terms    BLOB NOT NULL DEFAULT x'',      -- lexical documents, see docs.go
+	tier     INTEGER NOT NULL DEFAULT 2      -- how the file was read: 1 scanned, 2 parsed (tier.go)
 );
 CREATE TABLE symbols (
 	id         INTEGER PRIMARY KEY,
@@ -89,20 +91,31 @@ CREATE TABLE imports (
 
 // secondaryIndexes are created with the schema. A first build drops and
 // recreates them around its bulk insert, which is several times faster
-// than maintaining them row by row.
-var secondaryIndexes = []struct{ name, def string }{
-	{"files_hash", "files(hash)"},
-	{"symbols_name", "symbols(name COLLATE NOCASE)"},
-	{"symbols_file", "symbols(file_id)"},
-	{"refs_name", "refs(name)"},
-	{"refs_file", "refs(file_id)"},
-	{"refs_scope", "refs(scope)"},
-	{"imports_file", "imports(file_id)"},
+// than maintaining them row by row. A first build at the quick tier,
+// which is there to answer a query in seconds, leaves out those that
+// only writes need (deferred): every later write transaction creates
+// what is missing before it writes.
+var secondaryIndexes = []struct {
+	name, def string
+	deferred  bool // needed to replace a file's rows, not to answer queries
+}{
+	{"files_hash", "files(hash)", false},
+	{"symbols_name", "symbols(name COLLATE NOCASE)", false},
+	{"symbols_file", "symbols(file_id)", false},
+	{"refs_name", "refs(name)", false},
+	{"refs_file", "refs(file_id)", true},
+	{"refs_scope", "refs(scope)", false},
+	{"imports_file", "imports(file_id)", false},
 }
 
-func createIndexes() string {
+// createIndexes creates the secondary indexes that are missing; with
+// deferring, not the deferred ones.
+func createIndexes(deferring bool) string {
 	var b strings.Builder
 	for _, ix := range secondaryIndexes {
+		if ix.deferred && deferring {
+			continue
+		}
 		fmt.Fprintf(&b, "CREATE INDEX IF NOT EXISTS %s ON %s;\n", ix.name, ix.def)
 	}
 	return b.String()
@@ -139,6 +152,13 @@ func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 		return nil, fmt.Errorf("open index %s: %w", file, err)
 	}
 	version, tables, err := checkDB(ctx, db)
+	if err == nil && tables > 0 && migrations[version] != "" {
+		// An index one schema behind that a statement brings up to date:
+		// keep it rather than rebuild it.
+		if err = migrate(ctx, db, version); err == nil {
+			version, tables, err = checkDB(ctx, db)
+		}
+	}
 	if err == nil && version < schemaVersion {
 		if tables > 0 {
 			// An index from an older winnow (or one whose creation never
@@ -224,7 +244,7 @@ func checkDB(ctx context.Context, db *sql.DB) (version, tables int, err error) {
 			return 0, 0, err
 		}
 		if extractor != strconv.Itoa(lang.Version) {
-			return version - 1, tables, nil
+			return 0, tables, nil // no migration: rebuilt
 		}
 	}
 	return version, tables, nil
@@ -244,11 +264,37 @@ func initDB(ctx context.Context, db *sql.DB) error {
 	if tables > 0 {
 		return nil
 	}
-	stmts := schema + createIndexes() + fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d;", applicationID, schemaVersion) +
+	stmts := schema + createIndexes(false) + fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d;", applicationID, schemaVersion) +
 		fmt.Sprintf("INSERT INTO meta(key, value) VALUES ('extractor', '%d');", lang.Version) +
 		"INSERT INTO meta(key, value) VALUES ('instance', lower(hex(randomblob(8))));" // corpusfile.go: Stamp
 	if _, err := tx.ExecContext(ctx, stmts); err != nil {
 		return fmt.Errorf("create schema: %w", err)
+	}
+	return tx.Commit()
+}
+
+// migrations bring an index of an older schema, by its version, to the
+// next one, when that adds without changing what is there. Version 2
+// had no tiers: every file in it was parsed, so every file is at the full
+// tier and so is the index.
+var migrations = map[int]string{
+	2: `ALTER TABLE files ADD COLUMN tier INTEGER NOT NULL DEFAULT 2;
+		INSERT INTO meta(key, value) SELECT 'tier', '2' WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'generation')
+			ON CONFLICT(key) DO NOTHING;`,
+}
+
+// migrate applies the migrations from version on, in one transaction;
+// the caller holds the writers' lock.
+func migrate(ctx context.Context, db *sql.DB, version int) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for v := version; migrations[v] != ""; v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v]+fmt.Sprintf("PRAGMA user_version = %d;", v+1)); err != nil {
+			return fmt.Errorf("migrate the index from schema %d: %w", v, err)
+		}
 	}
 	return tx.Commit()
 }

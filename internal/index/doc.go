@@ -21,9 +21,10 @@ and not part of the index: failing to read git costs a warning only.
 
 	meta(key, value)          symbols, refs: running totals;
 	                          generation: bumped by every update;
-	                          updated: time of the last update
+	                          updated: time of the last update;
+	                          tier: the index's tier (Tiers, below)
 	files(id, path, lang, hash, size, mtime, skip, has_error, package,
-	      first_symbol, nsymbols, terms)
+	      first_symbol, nsymbols, terms, tier)
 	symbols(id, file_id, name, qual, kind, parent, start_line, end_line,
 	        start_byte, end_byte, signature, doc, visibility)
 	refs(file_id, scope, name, kind, line, count)
@@ -53,6 +54,35 @@ field, count) in uvarints. Every body term is counted once, in the
 innermost definition around it. Fields are the name, the path and
 parent, the signature, the doc and the body.
 
+# Tiers
+
+A file is read at one of two tiers, recorded in files.tier: the quick
+tier (1), by the fast scanner of package lang, which needs no parse (a
+lexer-level pass: definitions by keywords, references by identifiers;
+about a fifteenth of a parse's CPU), and the full tier (2), by
+tree-sitter. Both fill the same rows, so every reader works on either.
+A language without a scanner gets, at the quick tier, the lexical
+document of its whole text and no definitions; so does a file the
+scanner refuses (brackets that do not balance, in the middle of an
+edit), counted in Stats.ScanFailed. meta 'tier' is the index's tier as
+a whole: the lowest of its files', written by every update's
+transaction, so an index with one file still at the quick tier is never
+taken for a complete one; none before the first update.
+
+Update parses (full tier). With Options.QuickFirst, an index that is not
+yet at the full tier reads new and changed files with the scanner
+instead, which answers a first query on a large tree in seconds, and
+Upgrade brings it to the full tier: files at a lower tier are parsed
+again even when their content is unchanged. An upgrade runs in chunks
+of upgradeChunk files, each its own transaction under the writers'
+lock, released in between, so that a watcher's update waits at most a
+chunk; killed at any point, it leaves an index whose files are each at
+one tier or the other, which answers, and which the next Upgrade
+completes. Changes to the tree since the last update land, whole, in the
+first transaction. An update at the quick tier does not read the git
+history when there is none yet (seconds of git log on a large
+repository); the full tier does.
+
 # Updating
 
 An update lists the tree (git ls-files, or a walk honouring .gitignore),
@@ -69,7 +99,9 @@ exclusive lock on the lock file (flock, released by the kernel if the
 process dies), so concurrent updates from several processes run one
 after the other. The first build of an empty index drops the secondary
 indexes and recreates them at commit, which is much faster than
-maintaining them row by row.
+maintaining them row by row; a first build at the quick tier leaves out
+refs_file, which only writes need, and the next write transaction
+creates it (secondaryIndexes in db.go).
 
 # Rebuilding
 
@@ -144,7 +176,11 @@ user_version holds the schema version (schemaVersion). Open refuses a
 database of another application (ErrForeign), a file that is not a
 database (ErrCorrupt) and an index from a newer winnow (ErrNewer), each
 with an error that names `winnow index --rebuild`. An index with an older
-schema is deleted and rebuilt: it is never read with the wrong layout.
+schema is deleted and rebuilt: it is never read with the wrong layout;
+unless a migration brings it up to date in place, in one transaction
+under the writers' lock (migrations in db.go): schema 2, which had no
+tiers, gets files.tier at the full tier, every file in it having been
+parsed.
 So is an index whose meta 'extractor' differs from lang.Version: the
 same tables filled by an extractor that read files differently.
 Any change to the tables, or to what a column means, bumps schemaVersion.

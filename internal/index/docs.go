@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/winnowhq/winnow/internal/symbol"
 	"github.com/winnowhq/winnow/internal/terms"
@@ -48,8 +49,13 @@ type FileDocs struct {
 }
 
 // buildDocs computes the documents of a parsed file. Every body term is
-// counted once, in the innermost definition that holds it.
-func buildDocs(f *symbol.File, src []byte) (file []Posting, docs [][]Posting) {
+// counted once, in the innermost definition that holds it. cache, which
+// may be nil, remembers the terms of words across calls.
+func buildDocs(f *symbol.File, src []byte, cache *terms.Cache) (file []Posting, docs [][]Posting) {
+	scan := terms.Scan
+	if cache != nil {
+		scan = cache.Scan
+	}
 	type bag map[string]*[NumFields]int
 	add := func(b bag, term string, field Field) {
 		c := b[term]
@@ -74,19 +80,19 @@ func buildDocs(f *symbol.File, src []byte) (file []Posting, docs [][]Posting) {
 
 	fileBag := make(bag)
 	dir, base := path.Split(f.Path)
-	terms.Scan(dir+strings.TrimSuffix(base, path.Ext(base)), func(t string) { add(fileBag, t, FieldPath) })
+	scan(dir+strings.TrimSuffix(base, path.Ext(base)), func(t string) { add(fileBag, t, FieldPath) })
 	bags := make([]bag, len(f.Symbols))
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		b := make(bag)
-		terms.Scan(s.Name, func(t string) { add(b, t, FieldName) })
+		scan(s.Name, func(t string) { add(b, t, FieldName) })
 		if whole := strings.ToLower(s.Name); len(terms.SplitIdentifier(s.Name)) > 1 && len(whole) <= terms.MaxLen {
 			add(b, whole, FieldName) // the whole name, for exact mentions
 		}
-		terms.Scan(s.Parent, func(t string) { add(b, t, FieldPath) })
-		terms.Scan(dir+strings.TrimSuffix(base, path.Ext(base)), func(t string) { add(b, t, FieldPath) })
-		terms.Scan(s.Signature, func(t string) { add(b, t, FieldSig) })
-		terms.Scan(s.Doc, func(t string) { add(b, t, FieldDoc) })
+		scan(s.Parent, func(t string) { add(b, t, FieldPath) })
+		scan(dir+strings.TrimSuffix(base, path.Ext(base)), func(t string) { add(b, t, FieldPath) })
+		scan(s.Signature, func(t string) { add(b, t, FieldSig) })
+		scan(s.Doc, func(t string) { add(b, t, FieldDoc) })
 		bags[i] = b
 	}
 	// Body terms go to the innermost definition around them. Symbols are
@@ -110,7 +116,9 @@ func buildDocs(f *symbol.File, src []byte) (file []Posting, docs [][]Posting) {
 		if len(stack) > 0 {
 			b = bags[stack[len(stack)-1]]
 		}
-		terms.Scan(string(src[pos:end]), func(t string) { add(b, t, FieldBody) })
+		// The file's bytes are not modified while it is indexed: read them
+		// in place rather than copy them.
+		scan(unsafe.String(&src[pos], end-pos), func(t string) { add(b, t, FieldBody) })
 		pos = end
 	}
 	for pos < len(src) {

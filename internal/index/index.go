@@ -40,6 +40,11 @@ type Options struct {
 	IncludeVendored bool
 	// IncludeGenerated indexes files marked as generated.
 	IncludeGenerated bool
+	// QuickFirst makes Update read new and changed files with the fast
+	// scanner (TierQuick) until the index has been brought to the full
+	// tier by Upgrade: a first query on a large tree is answered in
+	// seconds. Without it Update parses everything (TierFull).
+	QuickFirst bool
 	// Logger receives debug events; default discards.
 	Logger *slog.Logger
 }
@@ -183,17 +188,37 @@ func (ix *Index) Close() error {
 
 // Stats describe an index and what the last Update did to it.
 type Stats struct {
-	Files     int            `json:"files"`     // files in the index
-	Symbols   int            `json:"symbols"`   // definitions in the index
-	Refs      int            `json:"refs"`      // aggregated references in the index
-	Parsed    int            `json:"parsed"`    // files parsed by this update
-	Unchanged int            `json:"unchanged"` // files whose content had not changed
-	Renamed   int            `json:"renamed"`   // files recognised by content under a new path
-	Removed   int            `json:"removed"`   // files gone from the tree
-	Bytes     int64          `json:"bytes"`     // bytes read by this update
-	Skipped   map[Reason]int `json:"skipped"`   // files not indexed, by reason
-	Errors    int            `json:"files_with_syntax_errors"`
-	Duration  time.Duration  `json:"duration_ns"`
+	Files      int            `json:"files"`       // files in the index
+	Symbols    int            `json:"symbols"`     // definitions in the index
+	Refs       int            `json:"refs"`        // aggregated references in the index
+	Tier       Tier           `json:"tier"`        // the index's tier after the update
+	Parsed     int            `json:"parsed"`      // files parsed by this update
+	Scanned    int            `json:"scanned"`     // files read by the fast scanner (the quick tier)
+	ScanFailed int            `json:"scan_failed"` // of those, files it could not read, left to the parser
+	Upgraded   int            `json:"upgraded"`    // files parsed again to leave the quick tier, content unchanged
+	Unchanged  int            `json:"unchanged"`   // files whose content had not changed
+	Renamed    int            `json:"renamed"`     // files recognised by content under a new path
+	Removed    int            `json:"removed"`     // files gone from the tree
+	Bytes      int64          `json:"bytes"`       // bytes read by this update
+	Skipped    map[Reason]int `json:"skipped"`     // files not indexed, by reason
+	Errors     int            `json:"files_with_syntax_errors"`
+	Duration   time.Duration  `json:"duration_ns"`
+
+	jobs int // files this update read, for progress across transactions
+}
+
+// add counts what another transaction of the same update did.
+func (s *Stats) add(o *Stats) {
+	s.Parsed += o.Parsed
+	s.Scanned += o.Scanned
+	s.ScanFailed += o.ScanFailed
+	s.Upgraded += o.Upgraded
+	s.Renamed += o.Renamed
+	s.Removed += o.Removed
+	s.Bytes += o.Bytes
+	for r, n := range o.Skipped {
+		s.Skipped[r] += n
+	}
 }
 
 // SkippedTotal is the number of skipped files.

@@ -13,19 +13,20 @@ import (
 // newSuffix names the file a rebuild fills, beside the index: index.db.new.
 const newSuffix = ".new"
 
-// rebuildLocked builds the whole index from scratch into index.db.new
+// rebuildLocked builds the whole index, at the full tier, from scratch
+// into index.db.new
 // and, once it is complete, copies it over index.db (publish). Readers
 // answer from the previous index throughout. A rebuild that fails, is
 // cancelled or is killed leaves the previous index as it was; the next
 // update deletes the half-built file. The caller holds the writers' lock.
-func (ix *Index) rebuildLocked(ctx context.Context, start time.Time, progress Progress) (*Stats, error) {
+func (ix *Index) rebuildLocked(ctx context.Context, progress Progress) (*Stats, error) {
 	tmp := ix.file() + newSuffix
 	db, err := ix.createNext(ctx, tmp)
 	if err != nil {
 		return nil, err
 	}
 	next := &Index{root: ix.root, dir: ix.dir, opts: ix.opts, db: db, log: ix.log}
-	st, err := next.updateLocked(ctx, start, nil, progress)
+	st, _, err := next.updateLocked(ctx, nil, TierFull, -1, progress)
 	if err == nil {
 		err = publish(ctx, db, ix.file())
 	}

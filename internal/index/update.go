@@ -13,6 +13,7 @@ import (
 
 	"github.com/winnowhq/winnow/internal/lang"
 	"github.com/winnowhq/winnow/internal/symbol"
+	"github.com/winnowhq/winnow/internal/terms"
 )
 
 // Progress reports how far an update is: files processed out of the
@@ -27,7 +28,13 @@ type fileRow struct {
 	size  int64
 	mtime int64
 	skip  Reason
+	tier  Tier
 }
+
+// upgradeChunk is how many files an upgrade re-parses per transaction:
+// about a second of parsing on two cores, so that a watcher's update or
+// another process's waits at most that long for the writers' lock.
+const upgradeChunk = 256
 
 // Update brings the index in step with the whole tree: new and changed
 // files are parsed, vanished ones removed, renamed ones recognised by
@@ -38,9 +45,28 @@ type fileRow struct {
 //
 // An index opened with Options.Rebuild is instead built anew, whole, in
 // a file beside it that replaces it when complete.
+//
+// New and changed files are parsed, and files at the quick tier are
+// parsed again even when their content is unchanged, as by Upgrade;
+// but with Options.QuickFirst, an index that is not at the full tier
+// (one never built, or built by the fast scanner) reads new and changed
+// files with the fast scanner and leaves the rest as they are, which
+// answers a first query in seconds: Upgrade completes it.
 func (ix *Index) Update(ctx context.Context, progress Progress) (_ *Stats, err error) {
 	defer ix.classify(&err)
-	return ix.update(ctx, nil, progress)
+	return ix.update(ctx, nil, TierNone, progress)
+}
+
+// Upgrade brings the index to the full tier: what Update does without
+// Options.QuickFirst. Files at the quick tier are parsed again a chunk at
+// a time, each chunk its own transaction, so that readers see the index
+// grow more precise chunk by chunk and writers (a watcher, another
+// process) wait for one chunk at most; killed at any point, it leaves an
+// index that answers, which the next Upgrade completes. Changes to the
+// tree since the last update land in the first transaction, whole.
+func (ix *Index) Upgrade(ctx context.Context, progress Progress) (_ *Stats, err error) {
+	defer ix.classify(&err)
+	return ix.update(ctx, nil, TierFull, progress)
 }
 
 // UpdatePaths is Update restricted to the given paths (relative to the
@@ -57,7 +83,7 @@ func (ix *Index) UpdatePaths(ctx context.Context, paths []string) (_ *Stats, err
 		}
 		rels = append(rels, rel)
 	}
-	return ix.update(ctx, rels, nil)
+	return ix.update(ctx, rels, TierFull, nil)
 }
 
 // rel turns a path into the slash-separated form stored in the index,
@@ -73,34 +99,110 @@ func (ix *Index) rel(p string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-func (ix *Index) update(ctx context.Context, only []string, progress Progress) (*Stats, error) {
+// update brings the files in only (all, when nil) to tier: TierNone
+// means as the options say (Update).
+func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress Progress) (*Stats, error) {
 	start := time.Now()
 	lock, err := lockFile(filepath.Join(ix.dir, "lock"), true)
 	if err != nil {
 		return nil, fmt.Errorf("update index: %w", err)
 	}
-	defer lock.unlock()
-	defer ix.updateHistory(ctx) // after the files, under the lock
+	locked := true
+	defer func() {
+		if locked {
+			lock.unlock()
+		}
+	}()
 	// A rebuild that crashed left its file behind; none runs now that we
 	// hold the lock.
 	if err := removeDB(ix.file() + newSuffix); err != nil {
 		return nil, err
 	}
+	var st *Stats
+	var rest []string
 	if ix.rebuild.Load() {
-		return ix.rebuildLocked(ctx, start, progress)
+		st, err = ix.rebuildLocked(ctx, progress)
+		tier = TierFull
+	} else {
+		if tier, err = ix.targetTier(ctx, tier); err != nil {
+			return nil, err
+		}
+		st, rest, err = ix.updateLocked(ctx, only, tier, upgradeChunk, progress)
 	}
-	return ix.updateLocked(ctx, start, only, progress)
+	if err != nil {
+		return nil, err
+	}
+	ix.updateHistory(ctx, tier) // after the files, under the lock
+	lock.unlock()
+	locked = false
+	// The files left to upgrade, a transaction each chunk, the lock
+	// released in between for whoever waits for it.
+	done := st.jobs
+	total := done + len(rest)
+	for len(rest) > 0 {
+		chunk := rest[:min(len(rest), upgradeChunk)]
+		rest = rest[len(chunk):]
+		var p Progress
+		if progress != nil {
+			base := done
+			p = func(d, _ int) { progress(base+d, total) }
+		}
+		cst, err := ix.updateChunk(ctx, chunk, p)
+		if err != nil {
+			return nil, err
+		}
+		st.add(cst)
+		done += len(chunk)
+	}
+	if err := ix.fillTotals(ctx, st); err != nil {
+		return nil, err
+	}
+	st.Duration = time.Since(start)
+	return st, nil
 }
 
-// updateLocked is update once the writers' lock is held.
-func (ix *Index) updateLocked(ctx context.Context, start time.Time, only []string, progress Progress) (*Stats, error) {
+// targetTier is the tier an update brings new and changed files to:
+// want, or, for TierNone, the full tier unless Options.QuickFirst and the
+// index is not complete yet.
+func (ix *Index) targetTier(ctx context.Context, want Tier) (Tier, error) {
+	if want != TierNone {
+		return want, nil
+	}
+	if !ix.opts.QuickFirst {
+		return TierFull, nil
+	}
+	cur, err := readTier(ctx, ix.db)
+	if err != nil || cur == TierFull {
+		return TierFull, err
+	}
+	return TierQuick, nil
+}
+
+// updateChunk parses one chunk of an upgrade under the writers' lock.
+func (ix *Index) updateChunk(ctx context.Context, paths []string, progress Progress) (*Stats, error) {
+	lock, err := lockFile(filepath.Join(ix.dir, "lock"), true)
+	if err != nil {
+		return nil, fmt.Errorf("update index: %w", err)
+	}
+	defer lock.unlock()
+	st, _, err := ix.updateLocked(ctx, paths, TierFull, -1, progress)
+	return st, err
+}
+
+// updateLocked is update once the writers' lock is held: one
+// transaction that brings the files of only (all, when nil) to tier.
+// Files whose content is unchanged but whose tier is lower take part up
+// to maxUpgrades of them (all, when negative); the paths of the others
+// are returned, for later transactions.
+func (ix *Index) updateLocked(ctx context.Context, only []string, tier Tier, maxUpgrades int, progress Progress) (*Stats, []string, error) {
+	start := time.Now()
 	var err error
 	l := newLister(ix.root, &ix.opts)
 	var cands []candidate
 	var prev map[string]*fileRow
 	if only == nil {
 		if cands, err = l.list(ctx); err != nil {
-			return nil, fmt.Errorf("list files: %w", err)
+			return nil, nil, fmt.Errorf("list files: %w", err)
 		}
 		prev, err = ix.loadFiles(ctx, nil)
 	} else {
@@ -112,21 +214,16 @@ func (ix *Index) updateLocked(ctx context.Context, start time.Time, only []strin
 		prev, err = ix.loadFiles(ctx, only)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	listed := time.Now()
-	u := &updater{ix: ix, stats: &Stats{Skipped: l.skipped}}
+	u := &updater{ix: ix, tier: tier, maxUpgrades: maxUpgrades, stats: &Stats{Skipped: l.skipped}}
 	if err := u.run(ctx, cands, prev, progress); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	written := time.Now()
-	if err := ix.fillTotals(ctx, u.stats); err != nil {
-		return nil, err
-	}
-	u.stats.Duration = time.Since(start)
-	ix.log.Debug("update", "list", listed.Sub(start), "parse_write", written.Sub(listed),
-		"totals", time.Since(written), "parsed", u.stats.Parsed, "unchanged", u.stats.Unchanged)
-	return u.stats, nil
+	ix.log.Debug("update", "tier", tier, "list", listed.Sub(start), "parse_write", time.Since(listed),
+		"parsed", u.stats.Parsed, "scanned", u.stats.Scanned, "unchanged", u.stats.Unchanged, "upgrades_left", len(u.rest))
+	return u.stats, u.rest, nil
 }
 
 // loadFiles reads the stored rows of the given paths, or of all files.
@@ -140,14 +237,14 @@ func (ix *Index) loadFiles(ctx context.Context, paths []string) (map[string]*fil
 		defer rs.Close()
 		for rs.Next() {
 			r := new(fileRow)
-			if err := rs.Scan(&r.id, &r.path, &r.hash, &r.size, &r.mtime, &r.skip); err != nil {
+			if err := rs.Scan(&r.id, &r.path, &r.hash, &r.size, &r.mtime, &r.skip, &r.tier); err != nil {
 				return fmt.Errorf("read files: %w", err)
 			}
 			rows[r.path] = r
 		}
 		return rs.Err()
 	}
-	const q = "SELECT id, path, hash, size, mtime, skip FROM files"
+	const q = "SELECT id, path, hash, size, mtime, skip, tier FROM files"
 	if paths == nil {
 		return rows, scan(q)
 	}
@@ -178,8 +275,11 @@ func globEscape(s string) string {
 
 // updater carries one update from candidates to a committed transaction.
 type updater struct {
-	ix    *Index
-	stats *Stats
+	ix          *Index
+	tier        Tier // what new and changed files are read to
+	maxUpgrades int  // files at a lower tier, unchanged, this transaction takes (all if negative)
+	stats       *Stats
+	rest        []string // the paths of the upgrades left for later transactions
 
 	mu      sync.Mutex
 	renames map[string]*fileRow // content hash of a vanished file → its row
@@ -201,14 +301,28 @@ type result struct {
 	touched bool     // same content as stored: only the stat changed
 	bytes   int
 	terms   []byte // encoded lexical documents of file
+	tier    Tier   // how file was read
+	failed  bool   // the fast scanner could not read it: file holds no definitions
 }
 
 func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*fileRow, progress Progress) error {
 	var jobs []job
+	upgrades := 0
 	for _, c := range cands {
 		old := prev[c.path]
 		delete(prev, c.path)
 		if old != nil && old.size == c.size && old.mtime == c.mtime && !u.readableAgain(old) {
+			if old.tier < u.tier {
+				// Read before, less well: parse it again, now or in a later
+				// transaction.
+				if u.maxUpgrades >= 0 && upgrades >= u.maxUpgrades {
+					u.rest = append(u.rest, c.path)
+					continue
+				}
+				upgrades++
+				jobs = append(jobs, job{seq: len(jobs), cand: c, old: old})
+				continue
+			}
 			if old.skip == "" {
 				u.stats.Unchanged++ // a file skipped for its content stays counted as skipped
 			}
@@ -219,15 +333,16 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 	gone := prev // what is left was not listed: deleted, now ignored or skipped by path
 	u.renames = make(map[string]*fileRow)
 	for _, r := range gone {
-		if r.skip == "" {
+		if r.skip == "" && r.tier >= u.tier {
 			u.renames[string(r.hash)] = r
 		}
 	}
 
+	u.stats.jobs = len(jobs)
 	if len(jobs) == 0 && len(gone) == 0 {
 		return nil // nothing changed: no transaction, and the generation stays
 	}
-	w, err := u.ix.beginWrite(ctx)
+	w, err := u.ix.beginWrite(ctx, u.tier)
 	if err != nil {
 		return err
 	}
@@ -238,6 +353,7 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 	defer cancel()
 	results := u.parseAll(ctx, jobs)
 	done := 0
+	total := len(jobs) + len(u.rest)
 	var werr error
 	for r := range results {
 		if werr == nil {
@@ -249,7 +365,7 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 		}
 		done++
 		if progress != nil {
-			progress(done, len(jobs))
+			progress(done, total)
 		}
 	}
 	// A cancelled update fails its statements too ("statement is
@@ -268,6 +384,9 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 			return err
 		}
 		u.stats.Removed++
+	}
+	if err := w.setTier(ctx, u.tier); err != nil {
+		return err
 	}
 	return w.commit(ctx)
 }
@@ -306,10 +425,10 @@ func (u *updater) parseAll(ctx context.Context, jobs []job) <-chan result {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			p := lang.NewParser()
-			defer p.Close()
+			rd := &fileReader{terms: terms.NewCache(termCacheWords)}
+			defer rd.close()
 			for j := range in {
-				r := u.process(ctx, p, j)
+				r := u.process(ctx, rd, j)
 				select {
 				case parsed <- r:
 				case <-ctx.Done():
@@ -355,9 +474,9 @@ func (u *updater) parseAll(ctx context.Context, jobs []job) <-chan result {
 }
 
 // process handles one file: unchanged content, a rename, a skip or a
-// parse.
-func (u *updater) process(ctx context.Context, p *lang.Parser, j job) result {
-	r := result{job: j}
+// parse (or scan).
+func (u *updater) process(ctx context.Context, rd *fileReader, j job) result {
+	r := result{job: j, tier: u.tier}
 	src, err := os.ReadFile(filepath.Join(u.ix.root, filepath.FromSlash(j.cand.path)))
 	if err != nil {
 		r.skip = ReasonUnreadable
@@ -368,7 +487,7 @@ func (u *updater) process(ctx context.Context, p *lang.Parser, j job) result {
 	r.cand.size = int64(len(src))
 	sum := sha256.Sum256(src)
 	r.hash = sum[:16]
-	if j.old != nil && j.old.skip == "" && bytes.Equal(j.old.hash, r.hash) {
+	if j.old != nil && j.old.skip == "" && j.old.tier >= u.tier && bytes.Equal(j.old.hash, r.hash) {
 		r.touched = true
 		return r
 	}
@@ -382,21 +501,64 @@ func (u *updater) process(ctx context.Context, p *lang.Parser, j job) result {
 	if r.skip = contentReason(src, u.ix.opts.IncludeGenerated); r.skip != "" {
 		return r
 	}
-	f, err := p.Parse(ctx, j.cand.lang, j.cand.path, src)
-	switch {
-	case errors.Is(err, lang.ErrParse):
-		r.skip = ReasonParseFailed
-	case err != nil:
-		// A broken query or grammar for the language: the file is not
-		// lost, it is skipped and counted, and the next run tries again.
-		u.ix.log.Warn("parse failed", "path", j.cand.path, "err", err)
-		r.skip = ReasonParseFailed
-	default:
-		r.file = f
-		fileDocs, docs := buildDocs(f, src)
+	if u.tier == TierQuick {
+		r.file, r.failed = rd.scan(j.cand.lang, j.cand.path, src)
+	} else {
+		f, err := rd.parser().Parse(ctx, j.cand.lang, j.cand.path, src)
+		switch {
+		case errors.Is(err, lang.ErrParse):
+			r.skip = ReasonParseFailed
+		case err != nil:
+			// A broken query or grammar for the language: the file is not
+			// lost, it is skipped and counted, and the next run tries again.
+			u.ix.log.Warn("parse failed", "path", j.cand.path, "err", err)
+			r.skip = ReasonParseFailed
+		default:
+			r.file = f
+		}
+	}
+	if r.file != nil {
+		fileDocs, docs := buildDocs(r.file, src, rd.terms)
 		r.terms = encodeDocs(fileDocs, docs)
 	}
 	return r
+}
+
+// A fileReader reads the files of one worker: a parser for the full
+// tier, made on first use, and a fast scanner for the quick tier.
+type fileReader struct {
+	p     *lang.Parser
+	sc    lang.Scanner
+	terms *terms.Cache
+}
+
+// termCacheWords bounds the words a worker's term cache holds: about the
+// distinct identifiers of a large repository, a few megabytes.
+const termCacheWords = 100_000
+
+func (rd *fileReader) parser() *lang.Parser {
+	if rd.p == nil {
+		rd.p = lang.NewParser()
+	}
+	return rd.p
+}
+
+func (rd *fileReader) close() {
+	if rd.p != nil {
+		rd.p.Close()
+	}
+}
+
+// scan reads a file with the fast scanner. A language without one, or a
+// file the scanner cannot read (failed), yields a file without
+// definitions, which still has the lexical document of its whole text;
+// the full tier parses it.
+func (rd *fileReader) scan(l *lang.Language, path string, src []byte) (f *symbol.File, failed bool) {
+	f, err := rd.sc.Scan(l, path, src)
+	if err != nil {
+		return &symbol.File{Path: path, Lang: l.Name}, errors.Is(err, lang.ErrScan)
+	}
+	return f, false
 }
 
 // claimRename hands out each vanished row at most once.
@@ -429,10 +591,20 @@ func (u *updater) write(ctx context.Context, w *writer, r result) error {
 		r.renamed.id = 0 // no longer gone
 		return w.moveFile(ctx, id, c.path, c.size, c.mtime)
 	case r.skip != "":
-		return w.putFile(ctx, r.old, c, r.hash, r.skip, nil, nil)
+		return w.putFile(ctx, r.old, c, r.hash, r.skip, nil, nil, r.tier)
 	default:
-		u.stats.Parsed++
-		return w.putFile(ctx, r.old, c, r.hash, "", r.file, r.terms)
+		if r.tier == TierQuick {
+			u.stats.Scanned++
+		} else {
+			u.stats.Parsed++
+		}
+		if r.failed {
+			u.stats.ScanFailed++
+		}
+		if r.old != nil && r.old.tier < r.tier && bytes.Equal(r.old.hash, r.hash) {
+			u.stats.Upgraded++
+		}
+		return w.putFile(ctx, r.old, c, r.hash, "", r.file, r.terms, r.tier)
 	}
 }
 
@@ -444,7 +616,8 @@ func (ix *Index) fillTotals(ctx context.Context, s *Stats) error {
 		(SELECT count(*) FROM files WHERE skip = ''),
 		(SELECT count(*) FROM files WHERE has_error != 0),
 		coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'symbols'), 0),
-		coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'refs'), 0)`).Scan(&s.Files, &s.Errors, &s.Symbols, &s.Refs)
+		coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'refs'), 0),
+		coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'tier'), 0)`).Scan(&s.Files, &s.Errors, &s.Symbols, &s.Refs, &s.Tier)
 	if err != nil {
 		return fmt.Errorf("count index: %w", err)
 	}

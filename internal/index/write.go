@@ -20,29 +20,72 @@ type writer struct {
 	symbols int64 // change in the number of symbols
 	refs    int64 // change in the number of references
 	bulk    bool  // secondary indexes dropped until commit
+	quick   bool  // a bulk load at the quick tier: commit defers some (createIndexes)
 
-	refRows []any // pending reference rows, flushed in batches
+	symRows rowBatch // pending symbol rows
+	refRows rowBatch // pending reference rows
 }
 
-// refBatch is how many reference rows one INSERT carries: large batches
-// save most of the per-statement cost of the SQLite driver.
-const (
-	refBatch   = 64
-	refColumns = 6
-)
+// A rowBatch gathers the rows of one table, for INSERTs of many rows
+// each: large batches save most of the per-statement cost of the SQLite
+// driver.
+type rowBatch struct {
+	insert string // "INSERT INTO t(c1, c2) VALUES "
+	cols   int
+	args   []any // pending rows, cols values each
+}
 
-func (ix *Index) beginWrite(ctx context.Context) (*writer, error) {
+// batchRows is how many rows one INSERT of a rowBatch carries.
+const batchRows = 64
+
+func newRowBatch(table string, cols ...string) rowBatch {
+	return rowBatch{insert: "INSERT INTO " + table + "(" + strings.Join(cols, ", ") + ") VALUES ", cols: len(cols)}
+}
+
+// full reports whether the batch holds a statement's worth of rows.
+func (b *rowBatch) full() bool { return len(b.args) >= batchRows*b.cols }
+
+// flush inserts the pending rows: full batches, then the rest one by
+// one through a single prepared statement.
+func (b *rowBatch) flush(ctx context.Context, w *writer) error {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", b.cols), ", ") + ")"
+	for len(b.args) > 0 {
+		n := min(len(b.args)/b.cols, batchRows)
+		if n < batchRows {
+			n = 1
+		}
+		q := b.insert + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
+		if _, err := w.exec(ctx, q, b.args[:n*b.cols]...); err != nil {
+			return err
+		}
+		b.args = b.args[n*b.cols:]
+	}
+	b.args = b.args[:0]
+	return nil
+}
+
+// beginWrite starts the write transaction of an update at tier.
+func (ix *Index) beginWrite(ctx context.Context, tier Tier) (*writer, error) {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("begin index update: %w", err)
 	}
-	w := &writer{tx: tx, stmts: make(map[string]*sql.Stmt)}
+	w := &writer{tx: tx, stmts: make(map[string]*sql.Stmt),
+		symRows: newRowBatch("symbols", "id", "file_id", "name", "qual", "kind", "parent", "start_line", "end_line",
+			"start_byte", "end_byte", "signature", "doc", "visibility"),
+		refRows: newRowBatch("refs", "file_id", "scope", "name", "kind", "line", "count"),
+	}
 	var files int
 	err = tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1, (SELECT count(*) FROM files) FROM symbols").Scan(&w.nextSym, &files)
-	if err == nil && files == 0 {
+	switch {
+	case err != nil:
+	case files == 0:
 		// A first build: load the tables bare, index them at commit.
-		w.bulk = true
+		w.bulk, w.quick = true, tier == TierQuick
 		_, err = tx.ExecContext(ctx, dropIndexes())
+	default:
+		// What a first build at the quick tier deferred: a no-op after.
+		_, err = tx.ExecContext(ctx, createIndexes(false))
 	}
 	if err != nil {
 		tx.Rollback()
@@ -72,11 +115,11 @@ func (w *writer) rollback() {
 }
 
 func (w *writer) commit(ctx context.Context) error {
-	if err := w.flushRefs(ctx); err != nil {
+	if err := w.flushRows(ctx); err != nil {
 		return err
 	}
 	if w.bulk {
-		if _, err := w.tx.ExecContext(ctx, createIndexes()); err != nil {
+		if _, err := w.tx.ExecContext(ctx, createIndexes(w.quick)); err != nil {
 			return fmt.Errorf("create indexes: %w", err)
 		}
 	}
@@ -118,28 +161,17 @@ func (w *writer) deleteFile(ctx context.Context, id int64) error {
 	return wrap("delete file", err)
 }
 
-// flushRefs inserts the pending reference rows.
-func (w *writer) flushRefs(ctx context.Context) error {
-	const insert = "INSERT INTO refs(file_id, scope, name, kind, line, count) VALUES "
-	const row = "(?, ?, ?, ?, ?, ?)"
-	for len(w.refRows) > 0 {
-		n := min(len(w.refRows)/refColumns, refBatch)
-		if n < refBatch {
-			n = 1 // a short tail goes row by row, through one prepared statement
-		}
-		q := insert + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
-		if _, err := w.exec(ctx, q, w.refRows[:n*refColumns]...); err != nil {
-			return wrap("insert references", err)
-		}
-		w.refRows = w.refRows[n*refColumns:]
+// flushRows inserts the pending symbol and reference rows.
+func (w *writer) flushRows(ctx context.Context) error {
+	if err := w.symRows.flush(ctx, w); err != nil {
+		return wrap("insert symbols", err)
 	}
-	w.refRows = w.refRows[:0]
-	return nil
+	return wrap("insert references", w.refRows.flush(ctx, w))
 }
 
 // clearFile removes what was extracted from a file, keeping its row.
 func (w *writer) clearFile(ctx context.Context, id int64) error {
-	if err := w.flushRefs(ctx); err != nil {
+	if err := w.flushRows(ctx); err != nil {
 		return err
 	}
 	res, err := w.exec(ctx, "DELETE FROM symbols WHERE file_id = ?", id)
@@ -159,7 +191,7 @@ func (w *writer) clearFile(ctx context.Context, id int64) error {
 
 // putFile stores a file: its row (replacing old, if any) and, when it
 // was parsed, its symbols, references and imports.
-func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []byte, skip Reason, f *symbol.File, terms []byte) error {
+func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []byte, skip Reason, f *symbol.File, terms []byte, tier Tier) error {
 	var hasError, nsym int
 	var pkg string
 	if f != nil {
@@ -179,14 +211,14 @@ func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []
 			return err
 		}
 		_, err := w.exec(ctx, `UPDATE files SET lang = ?, hash = ?, size = ?, mtime = ?, skip = ?, has_error = ?, package = ?,
-			first_symbol = ?, nsymbols = ?, terms = ? WHERE id = ?`,
-			c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, first, nsym, terms, id)
+			first_symbol = ?, nsymbols = ?, terms = ?, tier = ? WHERE id = ?`,
+			c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, first, nsym, terms, int(tier), id)
 		if err != nil {
 			return wrap("update file", err)
 		}
 	} else {
-		res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, skip, has_error, package, first_symbol, nsymbols, terms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.path, c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, first, nsym, terms)
+		res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, skip, has_error, package, first_symbol, nsymbols, terms, tier)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.path, c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, first, nsym, terms, int(tier))
 		if err != nil {
 			return wrap("insert file", err)
 		}
@@ -209,20 +241,20 @@ func (w *writer) putSymbols(ctx context.Context, fileID int64, f *symbol.File) e
 		if _, ok := scopes[s.Qual]; !ok {
 			scopes[s.Qual] = id
 		}
-		_, err := w.exec(ctx, `INSERT INTO symbols(id, file_id, name, qual, kind, parent, start_line, end_line,
-			start_byte, end_byte, signature, doc, visibility) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, fileID, s.Name, s.Qual, int(s.Kind), s.Parent, s.Span.StartLine, s.Span.EndLine,
+		w.symRows.args = append(w.symRows.args, id, fileID, s.Name, s.Qual, int(s.Kind), s.Parent, s.Span.StartLine, s.Span.EndLine,
 			s.Span.StartByte, s.Span.EndByte, s.Signature, s.Doc, int(s.Visibility))
-		if err != nil {
-			return wrap("insert symbol", err)
+		if w.symRows.full() {
+			if err := w.symRows.flush(ctx, w); err != nil {
+				return wrap("insert symbols", err)
+			}
 		}
 	}
 	w.symbols += int64(len(f.Symbols))
 	for _, r := range f.Refs {
-		w.refRows = append(w.refRows, fileID, scopes[r.Scope], r.Name, int(r.Kind), r.Line, r.Count)
-		if len(w.refRows) == refBatch*refColumns {
-			if err := w.flushRefs(ctx); err != nil {
-				return err
+		w.refRows.args = append(w.refRows.args, fileID, scopes[r.Scope], r.Name, int(r.Kind), r.Line, r.Count)
+		if w.refRows.full() {
+			if err := w.refRows.flush(ctx, w); err != nil {
+				return wrap("insert references", err)
 			}
 		}
 	}
