@@ -387,7 +387,9 @@ func (ec *enrichCall) historyCall(res *mcp.CallToolResult) planner.Call {
 	pc := planner.Call{Tool: ec.call.Tool, Args: ec.args, Structured: res.StructuredContent, Error: res.IsError}
 	pc.Tokens = ec.e.count.Count(txt)
 	if len(txt) > maxHistoryText {
-		txt = txt[:maxHistoryText]
+		// Projections read paths from the head of a long text; a structured content that
+		// large is not kept for them.
+		txt, pc.Structured = txt[:maxHistoryText], nil
 	}
 	pc.Text = txt
 	return pc
@@ -406,6 +408,7 @@ func (ec *enrichCall) plan(ctx context.Context, res *mcp.CallToolResult) {
 	}
 	cands := e.o.Planner.Plan(history, intent, b)
 	var inline []*fetch
+	var inlinePlans []int // their entries in ec.plans
 	for i := range cands {
 		c := &cands[i]
 		dec, reason := c.Decision, c.Reason
@@ -420,6 +423,7 @@ func (ec *enrichCall) plan(ctx context.Context, res *mcp.CallToolResult) {
 				dec, reason = planner.Declined, why
 			case dec == planner.Inline:
 				inline = append(inline, f)
+				inlinePlans = append(inlinePlans, len(ec.plans))
 			}
 		}
 		args, _ := json.Marshal(c.Args)
@@ -427,8 +431,16 @@ func (ec *enrichCall) plan(ctx context.Context, res *mcp.CallToolResult) {
 			Tool: c.Tool, Args: args, Key: key, Decision: string(dec), Reason: reason, PredictedTokens: c.Tokens,
 		})
 	}
-	if len(inline) > 0 {
-		ec.blocks = ec.s.awaitInline(ctx, inline, e.o.InlineWait, e.o.TurnBudget, e.count)
+	if len(inline) == 0 {
+		return
+	}
+	var why []string
+	ec.blocks, why = ec.s.awaitInline(ctx, inline, e.o.InlineWait, e.o.TurnBudget, e.count)
+	for i, w := range why {
+		if w != "" { // what was not inlined was prefetched: telemetry says so, and why
+			p := &ec.plans[inlinePlans[i]]
+			p.Decision, p.Reason = string(planner.Prefetch), "inline: "+w
+		}
 	}
 }
 

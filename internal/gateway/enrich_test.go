@@ -382,6 +382,44 @@ func TestEnrichInlineDelimited(t *testing.T) {
 	}
 }
 
+// TestEnrichInlineWaitBounded: an inline follow-up that is not back within the inline
+// wait is not waited for: the result goes without it, telemetry says it was prefetched
+// instead and why, and it answers the agent's identical call once it lands.
+func TestEnrichInlineWaitBounded(t *testing.T) {
+	reg := toolvalue.NewRegistry(toolvalue.Builtin())
+	reg.SetUser(rules{
+		"up__echo":      readOnly(edge("up__get_value", map[string]string{"delay_ms": "const:1500"})),
+		"up__get_value": readOnly(),
+	}.layer())
+	log := &callLog{}
+	h := startGateway(t, []config.Upstream{stdioUpstream(t, "up", nil)}, &Options{
+		Shaper: pipeline.Default(pipeline.Options{Telemetry: log}),
+		Enrich: &Enrich{Mode: config.EnrichInline, Tools: reg, InlineWait: 100 * time.Millisecond},
+	})
+	down := h.connect(t, clientOptions{})
+	down.waitTools(t, func(m map[string]*mcp.Tool) bool { return m["up__calls"] != nil })
+	down.call(t, "up__set_value", map[string]any{"value": "v"})
+
+	start := time.Now()
+	res := down.call(t, "up__echo", map[string]any{"zeta": "go"})
+	if took := time.Since(start); len(res.Content) != 1 || took >= 1500*time.Millisecond {
+		t.Errorf("echo took %v with %d contents; want it back after the inline wait, without the slow follow-up", took, len(res.Content))
+	}
+	p := recorded(log, "up__echo")[0].Plans
+	if len(p) != 1 || p[0].Decision != telemetry.DecisionPrefetch || !strings.Contains(p[0].Reason, "not back within the inline wait") {
+		t.Errorf("plans: %+v, want the inline candidate turned prefetch, saying why", p)
+	}
+	if got := text(down.call(t, "up__get_value", map[string]any{"delay_ms": 1500})); got != "v" {
+		t.Errorf("get_value = %q", got)
+	}
+	if got := recorded(log, "up__get_value"); len(got) != 1 || got[0].Served != telemetry.ServedPrefetch {
+		t.Errorf("telemetry of get_value: %+v, want served by the follow-up", got)
+	}
+	if got := upstreamCalls(t, down)["get_value"]; got != 1 {
+		t.Errorf("the upstream received %d get_value calls, want 1", got)
+	}
+}
+
 // TestEnrichInvalidatesInFlight: a follow-up in flight when a mutating call arrives is
 // discarded: the agent's read after the change reaches the upstream and sees the change.
 func TestEnrichInvalidatesInFlight(t *testing.T) {
@@ -480,6 +518,31 @@ func TestEnrichSessionEndCancels(t *testing.T) {
 	poll("no follow-up goroutine is left", func() bool { return !followUpsRunning() })
 	if n := e.stats.discarded.Load(); n != 1 {
 		t.Errorf("%d follow-ups discarded, want 1", n)
+	}
+}
+
+// TestEnrichCloseCancels: closing the gateway cancels the follow-ups in flight and waits
+// for them.
+func TestEnrichCloseCancels(t *testing.T) {
+	h, down, _ := plannerGateway(t, config.EnrichPrefetch, rules{
+		"up__echo": readOnly(edge("up__hold", nil)),
+		"up__hold": readOnly(),
+	})
+	down.call(t, "up__echo", map[string]any{"zeta": "go"})
+	e := h.gw.enrich
+	waitFor(t, e, "hold went to the upstream", func() bool { _, n := e.inflight(); return n == 1 })
+	closed := make(chan struct{})
+	go func() {
+		h.gw.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close did not return with a follow-up in flight")
+	}
+	if followUpsRunning() {
+		t.Error("a follow-up goroutine outlived Close")
 	}
 }
 

@@ -350,43 +350,62 @@ func resultBytes(res *mcp.CallToolResult) int {
 }
 
 // awaitInline waits for the inline follow-ups fs, in order, until wait has passed, and
-// returns the delimited blocks of those that landed, within budget tokens. Their results
-// stay in the cache, marked as inlined, so that the agent's identical call is answered
-// from it; those not landed in time land there later.
-func (s *enrichSession) awaitInline(ctx context.Context, fs []*fetch, wait time.Duration, budget int, count tokens.Counter) []string {
+// returns the delimited blocks of those that landed, within budget tokens, and for each of
+// fs why it was not inlined ("" if it was). Inlined results stay in the cache, marked as
+// such, so that the agent's identical call is answered from it; the others stay
+// prefetches: those not landed in time land there later.
+func (s *enrichSession) awaitInline(ctx context.Context, fs []*fetch, wait time.Duration, budget int, count tokens.Counter) (blocks, why []string) {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	expired := false
-	var blocks []string
+	why = make([]string, len(fs))
 	used := 0
-	for _, f := range fs {
+	for i, f := range fs {
 		if !expired {
 			select {
 			case <-f.done:
 			case <-timer.C:
 				expired = true
 			case <-ctx.Done():
-				return blocks
+				expired = true // the agent gave up on the call: nothing more to append
 			}
 		}
 		s.mu.Lock()
-		ok := f.res != nil && s.fetches[f.key] == f
 		var text string
-		if ok {
+		switch {
+		case f.res == nil && !isDone(f):
+			why[i] = fmt.Sprintf("not back within the inline wait (%s): left to land in the session cache", wait)
+		case f.res == nil || s.fetches[f.key] != f:
+			why[i] = "failed, or made stale, before it could be inlined"
+		default:
 			text = resultText(f.res)
 			n := count.Count(text)
-			ok = strings.TrimSpace(text) != "" && used+n <= budget
-			if ok {
+			switch {
+			case strings.TrimSpace(text) == "":
+				why[i] = "no text to inline: kept in the session cache"
+			case used+n > budget:
+				why[i] = fmt.Sprintf("its %d tokens are over the turn budget left (%d): kept in the session cache", n, budget-used)
+			default:
 				used += n
 				f.source = telemetry.ServedInline
 			}
 		}
 		s.mu.Unlock()
-		if ok {
+		if why[i] == "" {
 			blocks = append(blocks, inlineBlock(f.tool, f.args, text))
 		}
 	}
-	return blocks
+	return blocks, why
+}
+
+// isDone reports whether f's call has ended.
+func isDone(f *fetch) bool {
+	select {
+	case <-f.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // inlineBlock delimits the result text of a follow-up appended to another result, naming
