@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"runtime"
@@ -575,5 +576,78 @@ func TestUnproductive(t *testing.T) {
 				t.Errorf("unproductive = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestEnrichSessionCap: a session has at most MaxPrefetch follow-ups in flight; the
+// gateway declines more, saying why.
+func TestEnrichSessionCap(t *testing.T) {
+	reg := toolvalue.NewRegistry(toolvalue.Builtin())
+	reg.SetUser(rules{
+		"up__echo": readOnly(edge("up__hold", nil)),
+		"up__pid":  readOnly(edge("up__big", map[string]string{"bytes": "const:10"})),
+		"up__hold": readOnly(),
+		"up__big":  readOnly(),
+	}.layer())
+	log := &callLog{}
+	h := startGateway(t, []config.Upstream{stdioUpstream(t, "up", nil)}, &Options{
+		Shaper: pipeline.Default(pipeline.Options{Telemetry: log}),
+		Enrich: &Enrich{Mode: config.EnrichPrefetch, Tools: reg, MaxPrefetch: 1},
+	})
+	down := h.connect(t, clientOptions{})
+	down.waitTools(t, func(m map[string]*mcp.Tool) bool { return m["up__calls"] != nil })
+	down.call(t, "up__echo", map[string]any{"zeta": "go"})
+	waitFor(t, h.gw.enrich, "hold went to the upstream", func() bool { _, n := h.gw.enrich.inflight(); return n == 1 })
+	down.call(t, "up__pid", map[string]any{})
+	p := recorded(log, "up__pid")[0].Plans
+	if len(p) != 1 || p[0].Decision != telemetry.DecisionDeclined || !strings.Contains(p[0].Reason, "1 follow-ups in flight already") {
+		t.Errorf("plans after pid: %+v, want big declined for the session's cap", p)
+	}
+}
+
+// TestEnrichCacheBounds: a session's cache keeps at most CacheEntries results and
+// CacheBytes of them, dropping the oldest first, and a result past its time answers
+// nothing.
+func TestEnrichCacheBounds(t *testing.T) {
+	h := startGateway(t, nil, &Options{Enrich: &Enrich{Mode: config.EnrichPrefetch, CacheEntries: 3, CacheBytes: 250}})
+	e, u := h.gw.enrich, newUpstream(h.gw, stdioUpstream(t, "up", nil))
+	s := e.session(nil)
+	land := func(key string, size int, ttl time.Duration) {
+		f := &fetch{key: key, tool: "up__big", done: make(chan struct{}), cancel: func() {}}
+		s.mu.Lock()
+		s.fetches[key] = f
+		s.running++
+		s.mu.Unlock()
+		e.land(s, f, u, textResult(strings.Repeat("x", size)), time.Millisecond, nil, ttl)
+	}
+	held := func() []string {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return slices.Sorted(maps.Keys(s.fetches))
+	}
+	for _, k := range []string{"a", "b", "c", "d"} {
+		land(k, 50, time.Hour)
+	}
+	if diff := cmp.Diff([]string{"b", "c", "d"}, held()); diff != "" {
+		t.Errorf("after 4 results with room for 3 (-want +got):\n%s", diff)
+	}
+	land("e", 200, time.Hour) // 50+50+200 > 250: c and b go
+	if diff := cmp.Diff([]string{"d", "e"}, held()); diff != "" {
+		t.Errorf("after a large result (-want +got):\n%s", diff)
+	}
+	land("f", 300, time.Hour) // larger than the whole cache: never kept
+	if diff := cmp.Diff([]string{"d", "e"}, held()); diff != "" {
+		t.Errorf("after a result larger than the cache (-want +got):\n%s", diff)
+	}
+	land("g", 10, time.Nanosecond)
+	time.Sleep(time.Millisecond)
+	if f := s.take(t.Context(), "g", time.Second); f != nil {
+		t.Error("a result past its freshness answered a call")
+	}
+	if f := s.take(t.Context(), "e", time.Second); f == nil || resultText(f.res) != strings.Repeat("x", 200) {
+		t.Error("a fresh result did not answer its call")
+	}
+	if f := s.take(t.Context(), "e", time.Second); f != nil {
+		t.Error("a result answered two calls")
 	}
 }
