@@ -66,12 +66,12 @@ func (c *Candidate) Key() string { return Key(c.Tool, c.Args) }
 // A Budget bounds what one plan may spend.
 type Budget struct {
 	// Tokens is how many tokens inlined results may add to the current result.
-	Tokens int
+	Tokens int `json:"tokens"`
 	// MaxPrefetch is how many calls may be prefetched.
-	MaxPrefetch int
+	MaxPrefetch int `json:"max_prefetch"`
 	// Context is the size of the agent's context so far, in tokens, which prices the
 	// model turn an inline saves; 0 estimates it from the history (see CostModel).
-	Context int
+	Context int `json:"context,omitempty"`
 }
 
 // DefaultBudget is the budget of one plan when nothing configures it: the gateway's
