@@ -17,7 +17,7 @@ func (a *app) benchCommand() *cobra.Command {
 		Use:   "bench",
 		Short: "Run winnow's benchmarks against their peers",
 	}
-	cmd.AddCommand(a.benchIndexCommand(), a.benchLocalizeCommand(), a.benchCompactCommand(), a.benchShapeCommand(), a.benchProxyCommand(), a.benchAgentsCommand(), a.benchTelescopeCommand(), a.benchContextCommand())
+	cmd.AddCommand(a.benchIndexCommand(), a.benchLocalizeCommand(), a.benchCompactCommand(), a.benchShapeCommand(), a.benchProxyCommand(), a.benchAgentsCommand(), a.benchTelescopeCommand(), a.benchContextCommand(), a.benchEnrichCommand())
 	return cmd
 }
 
