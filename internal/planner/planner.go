@@ -81,8 +81,12 @@ var DefaultBudget = Budget{Tokens: 2000, MaxPrefetch: 3}
 // Defaults of a Planner's zero fields.
 const (
 	// DefaultFloor is the lowest probability a candidate may have. devboy's default of
-	// 0.5 excludes every follow-up edge of its own corpus; its host passes 0.3.
-	DefaultFloor = 0.3
+	// 0.5 excludes every follow-up edge of its own corpus and its host passes 0.3; the
+	// built-in probabilities are of the very next call, while a candidate counts as used
+	// within the next three, so 0.25 admits a search's hit that intent or a short list
+	// singles out and still excludes every edge under 0.15 (Edit→Read 0.14, Bash→Read
+	// 0.11). See the package documentation for the sweep that chose it.
+	DefaultFloor = 0.25
 	// DefaultPerEdge caps the calls one follow-up edge proposes after one call (the
 	// first hits of a search, the first files of a listing).
 	DefaultPerEdge = 3

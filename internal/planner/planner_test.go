@@ -102,7 +102,7 @@ func TestPlanDecisions(t *testing.T) {
 		{
 			name: "fan-out dilutes and a shell is never run",
 			history: []Call{{Tool: "Glob", Args: map[string]any{"pattern": "*.go"},
-				Text: "/r/a.go\n/r/b.go\n/r/c.go\n/r/d.go\n"}},
+				Text: "/r/a.go\n/r/b.go\n/r/c.go\n/r/d.go\n/r/e.go\n/r/f.go\n"}},
 			budget: DefaultBudget,
 			want: map[string]Decision{
 				`Read {"file_path":"/r/a.go"}`: Declined,
@@ -111,7 +111,7 @@ func TestPlanDecisions(t *testing.T) {
 				`Bash {"command":"ls"}`:        Declined,
 			},
 			reason: map[string]string{
-				`Read {"file_path":"/r/a.go"}`: "below probability floor 0.3",
+				`Read {"file_path":"/r/a.go"}`: "below probability floor 0.25",
 				`Bash {"command":"ls"}`:        "not read-only: side_effect=indeterminate",
 			},
 		},
