@@ -26,6 +26,7 @@ var (
 // scanPasses are the languages with a fast scanner and their passes.
 var scanPasses = map[*Language]func(*scanFile){
 	pythonLang: scanPython,
+	goLang:     scanGo,
 }
 
 // HasScanner reports whether the language has a fast scanner.
@@ -97,6 +98,7 @@ func (sc *Scanner) Scan(l *Language, path string, src []byte) (f *symbol.File, e
 // scanSyntax is the lexical syntax of each language with a scanner.
 var scanSyntax = map[*Language]*lexSyntax{
 	pythonLang: {hashComments: true, quotes: `"'`, triple: true, pyPrefix: true},
+	goLang:     {slashComments: true, quotes: `"`, charQuote: true, goRaw: true},
 }
 
 // scanFile is the state of scanning one file.

@@ -90,6 +90,7 @@ func renderScan(t *testing.T, sc *Scanner, l *Language, name string, src []byte)
 // visibility, per language, on the parser's golden files.
 var scanAgreement = map[string]float64{
 	"python": 1.0,
+	"go":     1.0,
 }
 
 // TestScanAgreesWithParser scans the sources of the parser's golden
