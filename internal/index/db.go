@@ -92,20 +92,51 @@ CREATE TABLE imports (
 // secondaryIndexes are created with the schema. A first build drops and
 // recreates them around its bulk insert, which is several times faster
 // than maintaining them row by row. A first build at the quick tier,
-// which is there to answer a query in seconds, leaves out those that
-// only writes need (deferred): every later write transaction creates
-// what is missing before it writes.
+// which is there to answer a query in seconds, leaves out those of the
+// references (deferred), the larger half of the work: IndexRefs creates
+// them, in a transaction of its own while the caller does something else
+// (winnow context loads the corpus meanwhile), and every update creates
+// whatever is missing before anything else.
 var secondaryIndexes = []struct {
 	name, def string
-	deferred  bool // needed to replace a file's rows, not to answer queries
+	deferred  bool
 }{
 	{"files_hash", "files(hash)", false},
 	{"symbols_name", "symbols(name COLLATE NOCASE)", false},
 	{"symbols_file", "symbols(file_id)", false},
-	{"refs_name", "refs(name)", false},
+	{"refs_name", "refs(name)", true},
 	{"refs_file", "refs(file_id)", true},
-	{"refs_scope", "refs(scope)", false},
+	{"refs_scope", "refs(scope)", true},
 	{"imports_file", "imports(file_id)", false},
+}
+
+// IndexRefs creates the secondary indexes a first build at the quick
+// tier deferred (secondaryIndexes), under the writers' lock; it does
+// nothing when they exist. Queries answer without them, more slowly.
+func (ix *Index) IndexRefs(ctx context.Context) (err error) {
+	defer ix.classify(&err)
+	lock, err := lockFile(filepath.Join(ix.dir, "lock"), true)
+	if err != nil {
+		return fmt.Errorf("index references: %w", err)
+	}
+	defer lock.unlock()
+	return ix.createMissingIndexes(ctx)
+}
+
+// createMissingIndexes creates the secondary indexes that are missing;
+// the caller holds the writers' lock.
+func (ix *Index) createMissingIndexes(ctx context.Context) error {
+	var n int
+	if err := ix.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").Scan(&n); err != nil {
+		return fmt.Errorf("list the index's indexes: %w", err)
+	}
+	if n >= len(secondaryIndexes) {
+		return nil
+	}
+	if _, err := ix.db.ExecContext(ctx, createIndexes(false)); err != nil {
+		return fmt.Errorf("create the index's indexes: %w", err)
+	}
+	return nil
 }
 
 // createIndexes creates the secondary indexes that are missing; with

@@ -63,13 +63,14 @@ type FileInfo struct {
 	Package  string `json:"package,omitempty"`
 	HasError bool   `json:"has_error,omitempty"`
 	Skip     Reason `json:"skipped,omitempty"`
+	Tier     Tier   `json:"tier"` // how its definitions were read
 }
 
 // Files lists the files under dir ("" or "." for all), in path order,
 // including files that were skipped for their content.
 func (ix *Index) Files(ctx context.Context, dir string) (_ []FileInfo, err error) {
 	defer ix.classify(&err)
-	q := "SELECT path, lang, size, package, has_error, skip FROM files"
+	q := "SELECT path, lang, size, package, has_error, skip, tier FROM files"
 	var args []any
 	rel := ""
 	if dir != "" {
@@ -90,7 +91,7 @@ func (ix *Index) Files(ctx context.Context, dir string) (_ []FileInfo, err error
 	var out []FileInfo
 	for rows.Next() {
 		var f FileInfo
-		if err := rows.Scan(&f.Path, &f.Lang, &f.Size, &f.Package, &f.HasError, &f.Skip); err != nil {
+		if err := rows.Scan(&f.Path, &f.Lang, &f.Size, &f.Package, &f.HasError, &f.Skip, &f.Tier); err != nil {
 			return nil, fmt.Errorf("list files: %w", err)
 		}
 		out = append(out, f)

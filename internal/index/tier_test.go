@@ -310,3 +310,56 @@ func TestTierText(t *testing.T) {
 		t.Error("an unknown tier name was accepted")
 	}
 }
+
+// indexNames returns the names of the secondary indexes that exist.
+func indexNames(t *testing.T, ix *Index) []string {
+	t.Helper()
+	rows, err := ix.db.Query("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		out = append(out, n)
+	}
+	return out
+}
+
+// TestDeferredRefIndexes checks that a first build at the quick tier
+// leaves the references' indexes out, that queries answer without them,
+// and that IndexRefs, or else the next update, creates them.
+func TestDeferredRefIndexes(t *testing.T) {
+	all := make([]string, 0, len(secondaryIndexes))
+	for _, s := range secondaryIndexes {
+		all = append(all, s.name)
+	}
+	slices.Sort(all)
+	for _, how := range []string{"IndexRefs", "Update"} {
+		t.Run(how, func(t *testing.T) {
+			root := tierTree(t)
+			ix := openIndex(t, Options{Root: root, QuickFirst: true})
+			update(t, ix)
+			if got := indexNames(t, ix); len(got) != len(all)-3 || slices.Contains(got, "refs_name") {
+				t.Errorf("indexes after a quick first build: %v", got)
+			}
+			refs, err := ix.References(t.Context(), "Shape", 10)
+			if err != nil || len(refs) == 0 {
+				t.Errorf("references without their indexes: %v %v", refs, err)
+			}
+			if how == "IndexRefs" {
+				err = ix.IndexRefs(t.Context())
+			} else {
+				_, err = ix.Update(t.Context(), nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := indexNames(t, ix); !slices.Equal(got, all) {
+				t.Errorf("indexes after %s: %v, want %v", how, got, all)
+			}
+		})
+	}
+}

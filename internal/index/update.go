@@ -118,6 +118,10 @@ func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress 
 	if err := removeDB(ix.file() + newSuffix); err != nil {
 		return nil, err
 	}
+	// What a quick first build deferred, if no one has made it since.
+	if err := ix.createMissingIndexes(ctx); err != nil {
+		return nil, err
+	}
 	var st *Stats
 	var rest []string
 	if ix.rebuild.Load() {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/winnowhq/winnow/internal/index"
 )
 
 // A tool is one of winnow's own tools: its definition and the function
@@ -46,6 +48,9 @@ func add[In any](s *Server, t tool[In]) {
 	mcp.AddTool(s.mcp, def, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		markArgumentsValid(ctx)
 		note := s.fresh.ensure(ctx)
+		if tierNoted[t.name] {
+			note = joinNotes(note, s.quickNote(ctx))
+		}
 		var text string
 		counted := 0 // tokens of text, when known exactly
 		var err error
@@ -66,6 +71,26 @@ func add[In any](s *Server, t tool[In]) {
 		}
 		return textResult(s.limit.cap(text, t.more)), nil, nil
 	})
+}
+
+// tierNoted are the tools whose answers come from the index's rows and
+// say so when it is at the quick tier; context says it in its header,
+// telescope in its root.
+var tierNoted = map[string]bool{toolFindSymbol: true, toolOutline: true, toolReferences: true}
+
+// quickNote is the note of an answer from an index at the quick tier, or "".
+func (s *Server) quickNote(ctx context.Context) string {
+	if tier, err := s.ix.Tier(ctx); err != nil || tier != index.TierQuick {
+		return ""
+	}
+	return "Note: from the quick index (definitions found by a fast scan while the full index is built): spans, signatures and references may be less precise."
+}
+
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n" + b
 }
 
 // An agentError is a failure the agent can fix: its message says what to

@@ -167,7 +167,8 @@ type groups struct {
 // depends on Params is derived in finish, never persisted: the file is
 // shared by every Params.
 type corpus struct {
-	gen   string // the index stamp it was built at (index.Stamp)
+	gen   string     // the index stamp it was built at (index.Stamp)
+	tier  index.Tier // the index's tier at that stamp: set by whoever loads it, not persisted
 	par   Params // the field weights and BM25 parameters it is weighed with
 	files []fileEntry
 	defs  []defEntry
@@ -209,7 +210,11 @@ func buildCorpus(ctx context.Context, snap *index.Snapshot, par Params) (*corpus
 	if err != nil {
 		return nil, err
 	}
-	c := &corpus{gen: gen}
+	tier, err := snap.Tier(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := &corpus{gen: gen, tier: tier}
 	defByID := make(map[int64]int32)
 	err = snap.ForEachBrief(ctx, func(b *index.Brief) error {
 		defByID[b.ID] = int32(len(c.defs))

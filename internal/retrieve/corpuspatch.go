@@ -62,7 +62,11 @@ func patchCorpus(ctx context.Context, snap *index.Snapshot, old *corpus) (*corpu
 	if err := snap.ForEachBriefOf(ctx, changed, func(b *index.Brief) error { fresh = append(fresh, *b); return nil }); err != nil {
 		return nil, false, err
 	}
-	c := &corpus{gen: gen, files: make([]fileEntry, len(keys))}
+	tier, err := snap.Tier(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	c := &corpus{gen: gen, tier: tier, files: make([]fileEntry, len(keys))}
 	defMap := make([]int32, len(old.defs)) // old definition → new, -1 if gone
 	defByID := make(map[int64]int32, len(fresh))
 	c.defs = make([]defEntry, 0, len(old.defs)+len(fresh))

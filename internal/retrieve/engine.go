@@ -76,7 +76,7 @@ func New(ix *index.Index, opts *Options) *Engine {
 // process. A corpus file that is stale or damaged is ignored (and
 // replaced), never misread.
 func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
-	gen, err := e.ix.Stamp(ctx)
+	gen, tier, err := e.ix.StampTier(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +87,7 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	}
 	c, err := openCorpus(e.ix, gen, e.par, e.mapped)
 	if err == nil {
+		c.tier = tier
 		e.loaded = c
 		return c, nil
 	}
@@ -175,7 +176,7 @@ func (e *Engine) update(ctx context.Context, base *corpus, finish bool) (*corpus
 // finds the corpus open; if it did, the stamp differs and the query
 // builds the corpus as it would have.
 func (e *Engine) Preload(ctx context.Context) {
-	gen, err := e.ix.Stamp(ctx)
+	gen, tier, err := e.ix.StampTier(ctx)
 	if err != nil {
 		return
 	}
@@ -185,6 +186,7 @@ func (e *Engine) Preload(ctx context.Context) {
 		return
 	}
 	if c, err := openCorpus(e.ix, gen, e.par, e.mapped); err == nil {
+		c.tier = tier
 		e.loaded = c
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/winnowhq/winnow/internal/index"
 	"github.com/winnowhq/winnow/internal/intent"
 	"github.com/winnowhq/winnow/internal/symbol"
 	"github.com/winnowhq/winnow/internal/tokens"
@@ -72,6 +73,9 @@ type Pack struct {
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	Ranking  *Ranking      `json:"ranking,omitempty"`
 	Explain  []Explanation `json:"explain,omitempty"`
+	// Index is the tier of the index the pack was made from: quick (the
+	// fast scanner's definitions, until the full index is built) or full.
+	Index index.Tier `json:"index"`
 
 	title string // the task's first line as the header shows it, when shortened to fit
 }
@@ -91,6 +95,9 @@ func (p *Pack) Cards() (cards, full int) {
 	}
 	return cards, full
 }
+
+// Index is the tier of the index the ranking was made on: quick or full.
+func (r *Ranking) Index() index.Tier { return r.c.tier }
 
 // A Request asks for the context of a task.
 type Request struct {
@@ -200,7 +207,7 @@ func (p *packer) pack(ctx context.Context, req Request) (*Pack, error) {
 	tests, callers := p.relatedCards(ctx, defs)
 	cands[intent.Tests], cands[intent.Callers] = tests, callers
 
-	pack := &Pack{Task: req.Task, Intent: p.r.Intent, Budget: req.Budget}
+	pack := &Pack{Task: req.Task, Intent: p.r.Intent, Budget: req.Budget, Index: p.c.tier}
 	// The frame of the pack (its header and section tags) comes out of
 	// the budget first; a long task title is shortened to make room.
 	frame := p.frameTokens(pack, cands)

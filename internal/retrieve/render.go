@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/winnowhq/winnow/internal/index"
 )
 
 // A Format is how a Pack is written out.
@@ -44,6 +46,7 @@ type packJSON struct {
 	Intent     string        `json:"intent"`
 	Confidence float64       `json:"confidence"`
 	Budget     int           `json:"budget"`
+	Index      index.Tier    `json:"index"`
 	Tokens     int           `json:"tokens"`
 	Sections   []SectionPack `json:"sections"`
 	Explain    []Explanation `json:"explain,omitempty"`
@@ -58,7 +61,7 @@ func (p *Pack) render(f Format, withExplain bool) string {
 	}
 	if f == JSON {
 		v := packJSON{Task: title, Intent: p.Intent.Kind.String(), Confidence: p.Intent.Confidence,
-			Budget: p.Budget, Tokens: p.Tokens, Sections: p.Sections}
+			Budget: p.Budget, Index: p.Index, Tokens: p.Tokens, Sections: p.Sections}
 		if v.Sections == nil {
 			v.Sections = []SectionPack{}
 		}
@@ -69,7 +72,7 @@ func (p *Pack) render(f Format, withExplain bool) string {
 		return string(data) + "\n"
 	}
 	var b strings.Builder
-	b.WriteString(openPack(f, title, p.Intent.Kind.String(), p.Budget))
+	b.WriteString(openPack(f, title, p.Intent.Kind.String(), p.Budget, p.Index))
 	for _, s := range p.Sections {
 		b.WriteString(openSection(f, s.Name))
 		for _, c := range s.Cards {
@@ -84,12 +87,15 @@ func (p *Pack) render(f Format, withExplain bool) string {
 // maxTitleBytes bounds the task's first line in a pack's header.
 const maxTitleBytes = 120
 
-func openPack(f Format, title, intent string, budget int) string {
+// openPack writes the pack's header. It names the index's tier, so that
+// a reader of a pack from the quick tier (definitions found by a fast
+// scan, before the full index is built) knows.
+func openPack(f Format, title, intent string, budget int, tier index.Tier) string {
 	switch f {
 	case Markdown:
-		return fmt.Sprintf("# Context: %s\n\nIntent: %s. Budget: %d tokens.\n\n", title, intent, budget)
+		return fmt.Sprintf("# Context: %s\n\nIntent: %s. Budget: %d tokens. Index: %s.\n\n", title, intent, budget, tier)
 	case XML:
-		return fmt.Sprintf("<context task=\"%s\" intent=\"%s\" budget=\"%d\">\n", attr(title), intent, budget)
+		return fmt.Sprintf("<context task=\"%s\" intent=\"%s\" budget=\"%d\" index=\"%s\">\n", attr(title), intent, budget, tier)
 	}
 	return ""
 }

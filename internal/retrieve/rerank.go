@@ -48,6 +48,9 @@ func (r *ranker) rerank(ctx context.Context, e *Engine) {
 	}
 	lead := files[0].file
 	best := r.top(1)
+	if len(best) == 0 {
+		return // files matched, no definition did (a file of the quick tier without a scanner)
+	}
 	r.cap = &rerankCap{file: lead, fileScore: files[0].Score, def: best[0], defScore: r.score[best[0]]}
 	r.delegate(ctx, e, lead)
 	r.combine()

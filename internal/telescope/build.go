@@ -79,6 +79,9 @@ func (e *Engine) Build(ctx context.Context, req Request) (*Result, error) {
 	}
 	b := &builder{e: e, strat: strat, spec: strat.Spec(), purpose: req.Purpose, keyMap: map[string]string{}}
 	b.fp = b.spec.fingerprint() + "/" + strconv.Itoa(nodeFormat)
+	if b.quick, err = e.quickFiles(ctx, strat); err != nil {
+		return nil, err
+	}
 	b.stats.Strategies = map[string]*StrategyStats{}
 	b.stats.Skipped = l.skipped
 	units := l.units
@@ -112,6 +115,16 @@ func (e *Engine) Build(ctx context.Context, req Request) (*Result, error) {
 	}, nil
 }
 
+// quickFiles returns the files whose definitions are the index's quick tier, when the
+// strategy reads definitions (a model reads the source): their units' ids say so.
+func (e *Engine) quickFiles(ctx context.Context, strat Strategy) (map[string]bool, error) {
+	ts, ok := e.symbols.(tieredSource)
+	if _, llm := strat.(*llmStrategy); !ok || llm {
+		return nil, nil
+	}
+	return ts.quickFiles(ctx)
+}
+
 func (e *Engine) strategy(req Request) (Strategy, error) {
 	if req.Inline != nil {
 		return e.reg.Make(*req.Inline)
@@ -138,6 +151,7 @@ type builder struct {
 	spec    Spec
 	fp      string // the strategy's fingerprint and the node format
 	purpose string
+	quick   map[string]bool // files whose definitions are the index's quick tier (quickFiles)
 	mu      sync.Mutex
 	stats   Stats
 	keyMap  map[string]string
@@ -164,6 +178,9 @@ func (b *builder) plan(units []*Unit, levels int, rel string) *plan {
 	for _, u := range units {
 		u.Purpose = b.purpose
 		p := &plan{id: b.unitID(u), level: 1, kind: KindUnit, unit: u}
+		if u.Kind == UnitCode && b.quick[u.Path] {
+			b.stats.QuickUnits++
+		}
 		b.keyMap["L1:"+u.Path] = p.id
 		top = append(top, p)
 	}
@@ -207,6 +224,9 @@ func (b *builder) unitID(u *Unit) string {
 	purpose := ""
 	if ls, ok := b.strat.(*llmStrategy); ok && ls.usesPurpose() {
 		purpose = u.Purpose
+	}
+	if u.Kind == UnitCode && b.quick[u.Path] {
+		return nodeID("unit", b.fp, u.Path, u.Hash, purpose, "index:quick")
 	}
 	return nodeID("unit", b.fp, u.Path, u.Hash, purpose)
 }
@@ -293,6 +313,7 @@ func (b *builder) unit(ctx context.Context, p *plan) error {
 		}
 		a = &abs
 		n = b.unitNode(p.id, p.unit, abs)
+		n.QuickIndex = p.unit.quick
 		if abs.Fallback == "" {
 			saveErr = b.e.save(ctx, n)
 		} else {

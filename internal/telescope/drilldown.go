@@ -131,6 +131,9 @@ func RenderNode(n *Node) string {
 	if n.Fallback != "" {
 		fmt.Fprintf(&b, " · fallback: %s", n.Fallback)
 	}
+	if n.QuickIndex {
+		b.WriteString(" · quick index")
+	}
 	b.WriteString("\n")
 	if n.Kind == KindRaw {
 		fmt.Fprintf(&b, "part %s of %s; drilldown shows its lines\n", n.Headline, n.Span.Path)

@@ -51,6 +51,9 @@ func (b *builder) rootNode(id string, levels int, rel string, top []*Node) *Node
 	if b.purpose != "" {
 		fmt.Fprintf(&t, "Purpose: %s (most relevant first; %s left out)\n", clip(b.purpose, 200), plural(b.stats.Filtered, "file", "files"))
 	}
+	if q := b.stats.QuickUnits; q > 0 {
+		fmt.Fprintf(&t, "Index: quick tier for %s (a fast scan, not a parse: spans and signatures may be less precise); they are described again once `winnow index` completes it.\n", plural(q, "file", "files"))
+	}
 	t.WriteString("drilldown(id) opens an entry: a group shows its members' abstracts, a file its source with line numbers, a part (id.N) only those lines.\n")
 	for _, m := range top {
 		writeMember(&t, m, rel)

@@ -75,6 +75,9 @@ type Node struct {
 	Subtree *Subtree `json:"subtree,omitempty"`
 	// Fallback says why a deterministic strategy stood in for the model, when it did.
 	Fallback string `json:"fallback,omitempty"`
+	// QuickIndex marks a unit abstracted from definitions the index's fast scanner read (its
+	// quick tier), not a parse.
+	QuickIndex bool `json:"quick_index,omitempty"`
 	// LLMInputTokens and LLMOutputTokens are what the model call that wrote Text reported.
 	LLMInputTokens  int `json:"llm_input_tokens,omitempty"`
 	LLMOutputTokens int `json:"llm_output_tokens,omitempty"`

@@ -26,9 +26,39 @@ type IndexSymbols struct {
 
 // Symbols returns the indexed definitions of path if they fit content, else parses content.
 func (s IndexSymbols) Symbols(ctx context.Context, path, language string, content []byte) ([]symbol.Symbol, error) {
+	syms, _, err := s.tieredSymbols(ctx, path, language, content)
+	return syms, err
+}
+
+// A tieredSource is a SymbolSource that also says which files' definitions the index's
+// fast scanner read (its quick tier) rather than a parse. A unit abstracted from them has an
+// id of its own, so that the build on the complete index abstracts it again.
+type tieredSource interface {
+	tieredSymbols(ctx context.Context, path, language string, content []byte) (syms []symbol.Symbol, quick bool, err error)
+	// quickFiles lists the paths whose definitions are the quick tier's.
+	quickFiles(ctx context.Context) (map[string]bool, error)
+}
+
+// quickFiles lists the indexed files at the quick tier.
+func (s IndexSymbols) quickFiles(ctx context.Context) (map[string]bool, error) {
+	files, err := s.Index.Files(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("list the index's files: %w", err)
+	}
+	out := make(map[string]bool)
+	for _, f := range files {
+		if f.Skip == "" && f.Tier < index.TierFull {
+			out[f.Path] = true
+		}
+	}
+	return out, nil
+}
+
+// tieredSymbols is Symbols, saying whether the definitions are the quick tier's.
+func (s IndexSymbols) tieredSymbols(ctx context.Context, path, language string, content []byte) ([]symbol.Symbol, bool, error) {
 	files, err := s.Index.Files(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("symbols of %s: %w", path, err)
+		return nil, false, fmt.Errorf("symbols of %s: %w", path, err)
 	}
 	for _, f := range files {
 		if f.Path != path || f.Skip != "" || f.Size != int64(len(content)) {
@@ -36,13 +66,14 @@ func (s IndexSymbols) Symbols(ctx context.Context, path, language string, conten
 		}
 		syms, err := s.Index.FileSymbols(ctx, path)
 		if err != nil {
-			return nil, fmt.Errorf("symbols of %s: %w", path, err)
+			return nil, false, fmt.Errorf("symbols of %s: %w", path, err)
 		}
 		if fits(syms, content) {
-			return syms, nil
+			return syms, f.Tier < index.TierFull, nil
 		}
 	}
-	return ParseSymbols{}.Symbols(ctx, path, language, content)
+	syms, err := ParseSymbols{}.Symbols(ctx, path, language, content)
+	return syms, false, err
 }
 
 // fits reports whether every definition's span lies in content and its text there names it:

@@ -27,7 +27,10 @@ type Stats struct {
 	Skipped     map[string]int `json:"skipped"`
 	Filtered    int            `json:"filtered,omitempty"`
 	StoreErrors int            `json:"store_errors,omitempty"`
-	Duration    time.Duration  `json:"duration_ns"`
+	// QuickUnits counts the code units whose definitions come from the index's quick tier
+	// (a fast scan, not a parse): their ids say so, and the root.
+	QuickUnits int           `json:"quick_units,omitempty"`
+	Duration   time.Duration `json:"duration_ns"`
 }
 
 // LevelCounts count nodes by kind.

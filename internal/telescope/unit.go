@@ -69,6 +69,7 @@ type Unit struct {
 	symbols SymbolSource
 	once    sync.Once
 	syms    []symbol.Symbol
+	quick   bool // syms came from the index's quick tier (tieredSource)
 	symErr  error
 	lines   []string
 }
@@ -79,7 +80,13 @@ func (u *Unit) Symbols(ctx context.Context) ([]symbol.Symbol, error) {
 	if u.Kind != UnitCode || u.symbols == nil {
 		return nil, nil
 	}
-	u.once.Do(func() { u.syms, u.symErr = u.symbols.Symbols(ctx, u.Path, u.Lang, u.Content) })
+	u.once.Do(func() {
+		if ts, ok := u.symbols.(tieredSource); ok {
+			u.syms, u.quick, u.symErr = ts.tieredSymbols(ctx, u.Path, u.Lang, u.Content)
+			return
+		}
+		u.syms, u.symErr = u.symbols.Symbols(ctx, u.Path, u.Lang, u.Content)
+	})
 	return u.syms, u.symErr
 }
 
