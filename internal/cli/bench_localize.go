@@ -13,7 +13,7 @@ import (
 )
 
 func (a *app) benchLocalizeCommand() *cobra.Command {
-	var data, repos, out, score, only string
+	var data, repos, out, score, only, indexDir, tier string
 	var asJSON bool
 	var limit int
 	var budgets []int
@@ -30,11 +30,15 @@ index time and warm query latency.
 
 Each instance's tree must be prepared as <repos>/<owner>__<name>@<commit>
 (bench/localize/prepare.sh does it from git clones); nothing is checked out
-here. Each tree is indexed on first use (inside the tree) and reused after.
+here. Each tree is indexed on first use (inside the tree, or under
+--index-dir) and reused after. --tier quick measures indexes built by the fast
+scanner alone, as the first winnow context on a repository never indexed
+answers from them (no git history either: the quick tier does not read it).
 Per-instance results go to --out as JSON lines; --score scores a results file
 without running anything.`,
 		Example: `  winnow bench localize --data ../shared/bench/localize/dev.jsonl --repos /work/bench-trees/localize --out results.jsonl
-  winnow bench localize --data dev.jsonl --repos trees --score results.jsonl --json`,
+  winnow bench localize --data dev.jsonl --repos trees --score results.jsonl --json
+  winnow bench localize --data dev.jsonl --repos trees --tier quick --index-dir /tmp/quick --out quick.jsonl`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if data == "" || repos == "" {
@@ -50,10 +54,18 @@ without running anything.`,
 					return err
 				}
 			} else {
+				if tier != "full" && tier != "quick" {
+					return usageError{fmt.Errorf("--tier %q: use quick or full", tier)}
+				}
+				if tier == "quick" && indexDir == "" {
+					return usageError{fmt.Errorf("--tier quick needs --index-dir: the trees' own indexes are full and would stay so")}
+				}
 				opts := localize.RunOptions{
-					Repos:   repos,
-					Budgets: budgets,
-					Log:     a.stderr,
+					Repos:    repos,
+					Budgets:  budgets,
+					Log:      a.stderr,
+					IndexDir: indexDir,
+					Quick:    tier == "quick",
 					IndexOptions: func(root string) index.Options {
 						opts, err := a.indexOptions(cmd, &indexFlags{}, root)
 						if err != nil {
@@ -113,6 +125,8 @@ without running anything.`,
 	fs.IntSliceVar(&budgets, "budgets", nil, "token budgets to measure context recall at (default 2000,4000,8000,16000)")
 	fs.StringSliceVar(&params, "param", nil, "override a ranking parameter, name=value (repeatable; for tuning)")
 	fs.BoolVar(&noContext, "no-context", false, "rank only: skip packing contexts (faster, for tuning the ranking)")
+	fs.StringVar(&indexDir, "index-dir", "", "keep each instance's index in DIR/<tree name> rather than in the tree, which is left alone")
+	fs.StringVar(&tier, "tier", "full", "index tier to build and measure: full, or quick (the fast scanner alone, as a first winnow context answers; needs --index-dir)")
 	return cmd
 }
 

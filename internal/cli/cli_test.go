@@ -59,7 +59,10 @@ func TestIndexCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("index: exit %d: %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "indexed 2 files (2 parsed, 0 unchanged)") || !strings.Contains(out, "skipped 1 (no_grammar 1)") {
+	// A first run scans (the quick tier), then parses (the full tier): a line each.
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "indexed 2 files, quick tier (2 scanned") ||
+		!strings.HasPrefix(lines[1], "indexed 2 files (2 parsed, 0 unchanged)") || !strings.Contains(lines[1], "skipped 1 (no_grammar 1)") {
 		t.Errorf("summary: %q", out)
 	}
 	code, out, _ = run(t, "index", "--json", dir)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -36,7 +37,10 @@ made.
 
 The context goes to stdout; a one-line summary (intent, cards, tokens, time)
 to stderr. With "-" as the task, the task is read from stdin. The index is
-built on first use and brought up to date before each query.`,
+brought up to date before each query. A repository never indexed gets the
+quick tier of the index at once (a fast scan, no parse): the context says so
+(index="quick" in its header, "index" in the JSON, a note on stderr), and
+'winnow index' builds the full one.`,
 		Example: `  winnow context "requests.get sends Content-Length on GET requests"
   gh issue view 123 | winnow context - --budget 4000 --format md
   winnow context "who calls parse_header" --explain`,
@@ -60,7 +64,6 @@ built on first use and brought up to date before each query.`,
 			if err != nil {
 				return usageError{err}
 			}
-			oneShotGC()
 			// One query, then exit: the corpus file is mapped, not read.
 			opts := &retrieve.Options{Logger: a.logger(), MapCorpus: true}
 			var eng *retrieve.Engine
@@ -69,15 +72,31 @@ built on first use and brought up to date before each query.`,
 			// exact counter's vocabulary: 10-25 ms of wall time on sympy.
 			var preload sync.WaitGroup
 			defer preload.Wait()
+			preload.Go(func() { tokens.Exact(tokens.O200k) })
+			// A repository never indexed is read by the fast scanner (the
+			// quick tier): an answer in seconds, and a note saying so.
+			f.quickFirst = true
 			f.beforeUpdate = func(ix *index.Index) {
 				eng = retrieve.New(ix, opts)
 				preload.Go(func() { eng.Preload(cmd.Context()) })
-				preload.Go(func() { tokens.Exact(tokens.O200k) })
 			}
 			return a.withIndex(cmd, &f, ".", func(ix *index.Index) error {
 				if eng == nil {
+					// A first build: the references' indexes it deferred are
+					// made on one core while the corpus loads on the other.
 					eng = retrieve.New(ix, opts)
+					var refs error
+					var indexing sync.WaitGroup
+					indexing.Go(func() { refs = ix.IndexRefs(cmd.Context()) })
+					warm := eng.Warm(cmd.Context())
+					indexing.Wait()
+					if err := cmp.Or(refs, warm); err != nil {
+						return err
+					}
 				}
+				// After the update and the load, which allocate far more than
+				// a query: with the collector off it would all stay.
+				oneShotGC()
 				pack, err := eng.Context(cmd.Context(), retrieve.Request{Task: task, Budget: budget, Format: form, Explain: explain})
 				if err != nil {
 					return err
@@ -90,6 +109,9 @@ built on first use and brought up to date before each query.`,
 					pack.Intent.Kind, pack.Intent.Confidence, cards, full, pack.Tokens, pack.Budget, pack.Elapsed.Milliseconds())
 				if cards == 0 {
 					fmt.Fprintf(a.stderr, "context: nothing in %s matched the task; name a function, a file or an error message, or check the repository with 'winnow index'\n", ix.Root())
+				}
+				if pack.Index != index.TierFull {
+					fmt.Fprintf(a.stderr, "context: answered from the quick index (definitions found by a fast scan, not yet parsed); run 'winnow index' to build the full one\n")
 				}
 				if explain && form != retrieve.JSON {
 					return retrieve.WriteExplanation(a.stderr, pack.Explain)

@@ -28,6 +28,13 @@ func (a *app) indexCommand() *cobra.Command {
 		Long: `Index parses every source file of a repository with tree-sitter and stores
 its definitions, imports and references in <repo>/.winnow/index.db.
 
+It works in two tiers. New and changed files are first read by a fast scanner
+(the quick tier: definitions by keywords, references by identifiers, no parse;
+about a third of the time), which every query can answer from at once, then
+parsed (the full tier); the progress bar and the summaries say which. Killed
+during either, the index still answers, and the next run completes it. With
+--watch the full tier is built in the background while the watcher runs.
+
 Files come from git (tracked and untracked, not ignored) or, outside git, from
 a walk that honours .gitignore. Vendored, generated, minified, binary, non-UTF-8
 and oversized files are skipped and counted. A re-run parses only files whose
@@ -75,28 +82,80 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 	return cmd
 }
 
+// runIndex brings the index up to date in two tiers: new and changed
+// files are first read by the fast scanner while the index is not
+// complete (the quick tier, which any query can answer from at once),
+// then parsed (the full tier). Without --watch both run in the
+// foreground; with it, the full tier runs in the background while the
+// watcher keeps the index current.
 func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bool) error {
+	opts.QuickFirst = !opts.Rebuild // a rebuild answers from the old index meanwhile
 	ix, st, err := a.repairingUpdate(ctx, opts, !asJSON)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	a.saveCorpus(ctx, ix, st, !watch)
-	a.printStats(ix, st, asJSON)
+	a.saveCorpus(ctx, ix, st, !watch && st.Tier == index.TierFull)
 	if !watch {
+		if st.Tier == index.TierFull {
+			a.printStats(ix, st, nil, asJSON)
+			return nil
+		}
+		if !asJSON {
+			fmt.Fprintln(a.stdout, summary(ix, st))
+		}
+		full, err := a.upgrade(ctx, ix, !asJSON)
+		if err != nil {
+			return err
+		}
+		a.saveCorpus(ctx, ix, full, true)
+		a.printStats(ix, full, st, asJSON)
 		return nil
 	}
+	a.printStats(ix, st, nil, asJSON)
 	if !asJSON {
 		fmt.Fprintf(a.stderr, "watching %s for changes (Ctrl-C to stop)\n", ix.Root())
 	}
+	upgraded := make(chan struct{})
+	go func() {
+		defer close(upgraded)
+		if st.Tier == index.TierFull {
+			return
+		}
+		full, err := a.upgrade(ctx, ix, false)
+		if err != nil {
+			if ctx.Err() == nil {
+				fmt.Fprintf(a.stderr, "winnow: the full index: %v\n", err)
+			}
+			return
+		}
+		a.saveCorpus(ctx, ix, full, false)
+		a.printStats(ix, full, nil, asJSON)
+	}()
+	defer func() { <-upgraded }() // the upgrade stops with ctx, before the index closes
 	return ix.Watch(ctx, index.WatchOptions{OnUpdate: func(st *index.Stats, err error) {
 		if err != nil {
 			fmt.Fprintf(a.stderr, "winnow: %v\n", err)
 			return
 		}
 		a.saveCorpus(ctx, ix, st, false)
-		a.printStats(ix, st, asJSON)
+		a.printStats(ix, st, nil, asJSON)
 	}})
+}
+
+// updateLabel is the progress bar's label of the update ix is about to
+// run: a scan at the quick tier, or a parse.
+func updateLabel(ctx context.Context, ix *index.Index, opts index.Options) string {
+	if tier, err := ix.Tier(ctx); err == nil && opts.QuickFirst && tier < index.TierFull {
+		return "scanning (quick tier)"
+	}
+	return "indexing"
+}
+
+// upgrade brings the index to the full tier (index.Index.Upgrade), with a
+// progress bar when progress is set.
+func (a *app) upgrade(ctx context.Context, ix *index.Index, progress bool) (*index.Stats, error) {
+	return ix.Upgrade(ctx, a.progressLabel(progress, "parsing (full tier)"))
 }
 
 // saveCorpus writes the corpus file of the index as updated, so that
@@ -138,7 +197,7 @@ func (a *app) checkedUpdate(ctx context.Context, opts index.Options, progress bo
 	}
 	var st *index.Stats
 	if err == nil {
-		st, err = ix.Update(ctx, a.progress(progress))
+		st, err = ix.Update(ctx, a.progressLabel(progress, updateLabel(ctx, ix, opts)))
 	}
 	if err != nil {
 		ix.Close()
@@ -147,9 +206,15 @@ func (a *app) checkedUpdate(ctx context.Context, opts index.Options, progress bo
 	return ix, st, nil
 }
 
-func (a *app) printStats(ix *index.Index, st *index.Stats, asJSON bool) {
+// printStats prints the summary of an update, or its JSON; quick, when
+// set, is the quick tier's update that came before it in the same run.
+func (a *app) printStats(ix *index.Index, st, quick *index.Stats, asJSON bool) {
 	if asJSON {
-		json.NewEncoder(a.stdout).Encode(statsJSON{Root: ix.Root(), Dir: ix.Dir(), Stats: st, Seconds: st.Duration.Seconds()})
+		v := statsJSON{Root: ix.Root(), Dir: ix.Dir(), Stats: st, Seconds: st.Duration.Seconds(), Quick: quick}
+		if quick != nil {
+			v.Seconds += quick.Duration.Seconds()
+		}
+		json.NewEncoder(a.stdout).Encode(v)
 		return
 	}
 	fmt.Fprintln(a.stdout, summary(ix, st))
@@ -159,13 +224,22 @@ type statsJSON struct {
 	Root string `json:"root"`
 	Dir  string `json:"index_dir"`
 	*index.Stats
-	Seconds float64 `json:"seconds"`
+	Seconds float64 `json:"seconds"` // of the whole run, quick tier included
+	// Quick is the quick tier's update when the run began with one.
+	Quick *index.Stats `json:"quick,omitempty"`
 }
 
 // summary is the one line every index run prints.
 func summary(ix *index.Index, st *index.Stats) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "indexed %d files (%d parsed, %d unchanged", st.Files, st.Parsed, st.Unchanged)
+	if st.Tier == index.TierQuick {
+		fmt.Fprintf(&b, "indexed %d files, quick tier (%d scanned, %d parsed, %d unchanged", st.Files, st.Scanned, st.Parsed, st.Unchanged)
+		if st.ScanFailed > 0 {
+			fmt.Fprintf(&b, ", %d left to the parser", st.ScanFailed)
+		}
+	} else {
+		fmt.Fprintf(&b, "indexed %d files (%d parsed, %d unchanged", st.Files, st.Parsed, st.Unchanged)
+	}
 	if st.Renamed > 0 {
 		fmt.Fprintf(&b, ", %d renamed", st.Renamed)
 	}

@@ -50,7 +50,10 @@ on interrupt it stops taking calls and lets those in flight finish.
 
 The server answers at once. The index is built (on first use) or brought up
 to date in the background as it starts, and tool calls wait for that; after
-that, each call brings it up to date first, at most once per --refresh.
+that, each call brings it up to date first, at most once per --refresh. A
+repository never indexed gets the quick tier first (a fast scan, seconds on a
+large repository), which the tools answer from, saying so, while the full index
+is built in the background.
 Outside a git repository (with no .winnow.toml and no --repo), nothing is
 indexed at start: the current directory is indexed when a tool first needs
 it, so that starting in a home directory does not index all of it.`,
@@ -103,6 +106,7 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 		return err
 	}
 	lazy := f.repo == "" && !isProject(root)
+	f.quickFirst = true // the quick tier first; the full one in the background
 	ixOpts, err := a.indexOptions(cmd, f, root)
 	if err != nil {
 		return err
@@ -153,6 +157,9 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 			case err == nil && !existed:
 				fmt.Fprintf(a.stderr, "winnow mcp: %s\n", summary(ix, st))
 			}
+			if err == nil && st.Tier != index.TierFull {
+				a.upgradeInBackground(updateCtx, ix, srv)
+			}
 		}()
 		defer func() { cancel(); <-updated }() // before the index closes
 		watched := make(chan struct{})
@@ -173,6 +180,24 @@ func (a *app) serveMCP(cmd *cobra.Command, f *indexFlags, opts mcpserver.Options
 		return err
 	}
 	return nil
+}
+
+// upgradeInBackground brings an index at the quick tier to the full
+// tier while the server answers from it (index.Index.Upgrade: a chunk of
+// files per transaction, so tool calls wait for one chunk at most), then
+// has the server load the full index.
+func (a *app) upgradeInBackground(ctx context.Context, ix *index.Index, srv *mcpserver.Server) {
+	fmt.Fprintf(a.stderr, "winnow mcp: answering from the quick index; building the full one in the background\n")
+	st, err := ix.Upgrade(ctx, nil)
+	if err == nil {
+		_, err = srv.Refresh(ctx)
+	}
+	switch {
+	case err != nil && ctx.Err() == nil:
+		fmt.Fprintf(a.stderr, "winnow mcp: the full index: %v\n", err)
+	case err == nil:
+		fmt.Fprintf(a.stderr, "winnow mcp: full index ready: %s\n", summary(ix, st))
+	}
 }
 
 // stdioTransport is MCP over the command's stdin and stdout, which then

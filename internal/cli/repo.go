@@ -28,6 +28,10 @@ type indexFlags struct {
 	exclude   []string
 	languages []string
 	noRefresh bool
+	// quickFirst reads new files with the fast scanner until the index is
+	// complete (index.Options.QuickFirst): winnow context and winnow mcp
+	// answer from it at once.
+	quickFirst bool
 	// beforeUpdate, if set, is called with an existing index just before
 	// it is brought up to date (winnow context opens its corpus meanwhile).
 	beforeUpdate func(*index.Index)
@@ -144,6 +148,7 @@ func (a *app) indexOptions(cmd *cobra.Command, f *indexFlags, root string) (inde
 		Workers:          cfg.Index.Workers,
 		IncludeVendored:  cfg.Index.IncludeVendored,
 		IncludeGenerated: cfg.Index.IncludeGenerated,
+		QuickFirst:       f.quickFirst,
 		Logger:           a.logger(),
 	}, nil
 }
@@ -210,7 +215,7 @@ func (a *app) openFresh(ctx context.Context, cmd *cobra.Command, f *indexFlags, 
 	if existed && f.beforeUpdate != nil {
 		f.beforeUpdate(ix)
 	}
-	st, err := ix.Update(ctx, a.progress(!existed))
+	st, err := ix.Update(ctx, a.progressLabel(!existed, updateLabel(ctx, ix, opts)))
 	if err != nil {
 		ix.Close()
 		return nil, err
@@ -223,7 +228,10 @@ func (a *app) openFresh(ctx context.Context, cmd *cobra.Command, f *indexFlags, 
 
 // progress returns a progress callback that draws a bar on stderr when
 // stderr is a terminal and show is set; otherwise nil.
-func (a *app) progress(show bool) index.Progress {
+func (a *app) progress(show bool) index.Progress { return a.progressLabel(show, "indexing") }
+
+// progressLabel is progress with the bar's label.
+func (a *app) progressLabel(show bool, label string) index.Progress {
 	if !show || !a.stderrIsTerminal() {
 		return nil
 	}
@@ -232,7 +240,7 @@ func (a *app) progress(show bool) index.Progress {
 		if bar == nil {
 			bar = progressbar.NewOptions(total,
 				progressbar.OptionSetWriter(a.stderr),
-				progressbar.OptionSetDescription("indexing"),
+				progressbar.OptionSetDescription(label),
 				progressbar.OptionShowCount(),
 				progressbar.OptionSetWidth(30),
 				progressbar.OptionThrottle(100_000_000),

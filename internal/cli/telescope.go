@@ -101,6 +101,7 @@ and counted by reason; paths outside the repository are refused.`,
 				return usageError{fmt.Errorf("--levels %d: must be between 1 and %d", req.Levels, telescope.MaxLevels)}
 			}
 			req.Path = abs
+			f.index.quickFirst = true // whichever tier is ready; the root says when it is the quick one
 			return a.withTelescope(cmd, &f, dir, true, func(e *telescope.Engine) error {
 				res, err := e.Build(cmd.Context(), req)
 				if err != nil {

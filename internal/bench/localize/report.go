@@ -22,7 +22,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.Missing) > 0 || len(r.Failed) > 0 {
 		fmt.Fprintf(w, "; %d without a result, %d failed (they count as misses)", len(r.Missing), len(r.Failed))
 	}
-	fmt.Fprintf(w, "\nrankings   files: %s; modules: %s\n\n", r.FileRanking, r.ModuleRanking)
+	fmt.Fprintf(w, "\nrankings   files: %s; modules: %s\n", r.FileRanking, r.ModuleRanking)
+	if len(r.Indexes) > 0 {
+		fmt.Fprintf(w, "index      quick tier %d, full tier %d\n", r.Indexes["quick"], r.Indexes["full"])
+	}
+	fmt.Fprintln(w)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	labels := newLabels("function")

@@ -25,6 +25,8 @@ type Result struct {
 	// IndexMS is the cold index time of the tree when this run built it,
 	// 0 when an index was reused.
 	IndexMS float64 `json:"index_ms"`
+	// Index is the tier of the index the ranking came from: quick or full.
+	Index string `json:"index,omitempty"`
 	// BudgetRecall maps a token budget to GoldInContext of the context
 	// packed at that budget.
 	BudgetRecall map[int]float64 `json:"budget_recall,omitempty"`

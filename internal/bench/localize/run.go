@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/index"
@@ -29,6 +30,15 @@ type RunOptions struct {
 	// the defaults with the index inside the tree.
 	IndexOptions func(root string) index.Options
 	Params       *retrieve.Params
+	// IndexDir, when set, holds each instance's index in IndexDir/<the
+	// tree's directory name> instead of the tree's own, which is then
+	// never opened: a run of another tier or binary leaves it alone.
+	IndexDir string
+	// Quick builds and updates the indexes at the quick tier only (the
+	// fast scanner, index.Options.QuickFirst, no upgrade): what a first
+	// winnow context on a repository never indexed answers from. A
+	// complete index stays complete; Result.Index says what was measured.
+	Quick bool
 }
 
 // Run indexes each instance's tree (incrementally: a tree indexed
@@ -79,6 +89,10 @@ func runOne(ctx context.Context, in Instance, opts RunOptions) Result {
 	if opts.IndexOptions != nil {
 		ixOpts = opts.IndexOptions(root)
 	}
+	if opts.IndexDir != "" {
+		ixOpts.Dir = filepath.Join(opts.IndexDir, filepath.Base(root))
+	}
+	ixOpts.QuickFirst = opts.Quick
 	ix, err := index.Open(ctx, ixOpts)
 	if err != nil {
 		return fail(err)
@@ -89,7 +103,7 @@ func runOne(ctx context.Context, in Instance, opts RunOptions) Result {
 	if err != nil {
 		return fail(err)
 	}
-	if st.Parsed > 0 {
+	if st.Parsed+st.Scanned > 0 {
 		r.IndexMS = ms(time.Since(start))
 	}
 	eng := retrieve.New(ix, &retrieve.Options{Params: opts.Params})
@@ -104,6 +118,7 @@ func runOne(ctx context.Context, in Instance, opts RunOptions) Result {
 		return fail(err)
 	}
 	r.LatencyMS = ms(time.Since(start))
+	r.Index = ranking.Index().String()
 	for _, d := range ranking.Defs {
 		if len(r.FoundEntities) == entityDepth {
 			break

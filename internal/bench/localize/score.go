@@ -40,6 +40,9 @@ type Report struct {
 	ContextTokens Summary `json:"context_tokens"`
 	LatencyMS     Summary `json:"latency_ms"` // warm queries
 	IndexMS       Summary `json:"index_ms"`   // trees built in the run
+	// Indexes counts the results by the tier of the index they ranked
+	// on (quick, full); results of older runs say none.
+	Indexes map[string]int `json:"indexes,omitempty"`
 
 	Strata []Stratum `json:"strata"`
 }
@@ -265,6 +268,14 @@ func aggregate(ss []scored, results []Result) *Report {
 	rep.MRR = mean(funcSet, func(s *scored) float64 { return s.rr })
 	rep.Budget = budgets(funcSet, results)
 	rep.ContextTokens, rep.LatencyMS, rep.IndexMS = measurements(results)
+	for _, r := range results {
+		if r.Index != "" {
+			if rep.Indexes == nil {
+				rep.Indexes = make(map[string]int)
+			}
+			rep.Indexes[r.Index]++
+		}
+	}
 	rep.Strata = strata(ss)
 	return rep
 }
