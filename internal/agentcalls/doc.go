@@ -40,7 +40,7 @@
 //	cat [-n] FILE                               Read{file_path}
 //	sed -n 'A,Bp' FILE                          Read{file_path, offset: A, limit: B-A+1}
 //	head [-n N] FILE                            Read{file_path, limit: N}
-//	grep|egrep|rg [opts] PATTERN [PATH]         Grep{pattern, path, glob: --include}
+//	grep|egrep|rg [opts] PATTERN [PATH]         Grep{pattern, path, glob: --include}; not -c, -q
 //	find [DIR] [-type T] [-name G]              Glob{pattern: G (else "**"), path: DIR}
 //	find DIR -name G | xargs grep PATTERN       Grep{pattern, path: DIR, glob: G}
 //	ls|tree [opts] [DIR]                        LS{path}

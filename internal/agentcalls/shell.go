@@ -145,7 +145,8 @@ var grepValueFlags = map[string]bool{
 }
 
 // grepCall maps `grep [options] PATTERN [PATH...]` (and egrep, rg). Several paths make
-// it Bash: a canonical Grep searches one.
+// it Bash, since a canonical Grep searches one, and so do -c and -q, which print a count
+// or nothing instead of the hits.
 func grepCall(w []string, cwd string) (string, map[string]any, bool) {
 	var pattern, glob string
 	var ops []string
@@ -163,6 +164,8 @@ func grepCall(w []string, cwd string) (string, map[string]any, bool) {
 		case (a == "--include" || a == "-g" || a == "--glob") && i+1 < len(w):
 			glob = w[i+1]
 			i++
+		case a == "-c" || a == "--count" || a == "-q" || a == "--quiet":
+			return "", nil, false // a count or a status, not the hits
 		case grepValueFlags[a] && i+1 < len(w):
 			i++
 		case strings.HasPrefix(a, "-") && len(a) > 1:
