@@ -23,12 +23,12 @@ const dataDir = "../compact/traj/testdata/trajectories"
 // hand-written means independent of this package (jq over tool_calls; grep for
 // "<function=" and for fenced blocks in the assistant messages).
 var rawCallCounts = map[string]int{
-	"adp_nebius_swe-agent_sample_raw.json":                                        49,
-	"adp_swe-gym_openhands_gpt4o_sample_raw.json":                                 87,
-	"adp_swe-smith_claude_sample_raw.json":                                        116,
+	"adp_nebius_swe-agent_sample_raw.json":                                          49,
+	"adp_swe-gym_openhands_gpt4o_sample_raw.json":                                   87,
+	"adp_swe-smith_claude_sample_raw.json":                                          116,
 	"sweagent_demo_function_calling_replace_from_source_marshmallow-1867.traj.json": 13,
-	"sweagent_demo_function_calling_replace_marshmallow-1867.traj.json":           11,
-	"sweagent_gpt4_pydicom__pydicom-1458.traj.json":                               12,
+	"sweagent_demo_function_calling_replace_marshmallow-1867.traj.json":             11,
+	"sweagent_gpt4_pydicom__pydicom-1458.traj.json":                                 12,
 }
 
 // TestTrajectoryCounts maps every call of the shared trajectories and checks the counts
