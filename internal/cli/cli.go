@@ -86,6 +86,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.mcpCommand(),
 		a.proxyCommand(),
 		a.statsCommand(),
+		a.tuneCommand(),
 		a.reportCommand(),
 		a.telescopeCommand(),
 		a.storeCommand(),
