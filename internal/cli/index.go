@@ -104,7 +104,7 @@ func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bo
 		if !asJSON {
 			fmt.Fprintln(a.stdout, summary(ix, st))
 		}
-		full, err := a.upgrade(ctx, ix, !asJSON)
+		full, err := a.upgrade(ctx, ix, !asJSON, true)
 		if err != nil {
 			return err
 		}
@@ -122,7 +122,7 @@ func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bo
 		if st.Tier == index.TierFull {
 			return
 		}
-		full, err := a.upgrade(ctx, ix, false)
+		full, err := a.upgrade(ctx, ix, false, false)
 		if err != nil {
 			if ctx.Err() == nil {
 				fmt.Fprintf(a.stderr, "winnow: the full index: %v\n", err)
@@ -152,10 +152,16 @@ func updateLabel(ctx context.Context, ix *index.Index, opts index.Options) strin
 	return "indexing"
 }
 
-// upgrade brings the index to the full tier (index.Index.Upgrade), with a
-// progress bar when progress is set.
-func (a *app) upgrade(ctx context.Context, ix *index.Index, progress bool) (*index.Stats, error) {
-	return ix.Upgrade(ctx, a.progressLabel(progress, "parsing (full tier)"))
+// upgrade brings the index to the full tier, with a progress bar when
+// progress is set: in the foreground whole, the cheapest way
+// (index.Index.UpgradeWhole); under a watcher in chunks, which let the
+// watcher's updates through (index.Index.Upgrade).
+func (a *app) upgrade(ctx context.Context, ix *index.Index, progress, foreground bool) (*index.Stats, error) {
+	p := a.progressLabel(progress, "parsing (full tier)")
+	if foreground {
+		return ix.UpgradeWhole(ctx, p)
+	}
+	return ix.Upgrade(ctx, p)
 }
 
 // saveCorpus writes the corpus file of the index as updated, so that

@@ -14,7 +14,7 @@ import (
 const (
 	crashChildEnv   = "WINNOW_INDEX_CRASH_CHILD"
 	crashRebuildEnv = "WINNOW_INDEX_CRASH_REBUILD" // the child rebuilds instead of updating
-	crashTierEnv    = "WINNOW_INDEX_CRASH_TIER"    // "quick": the child updates with QuickFirst; "upgrade": it upgrades
+	crashTierEnv    = "WINNOW_INDEX_CRASH_TIER"    // "quick": the child updates with QuickFirst; "upgrade", "whole": it upgrades so
 )
 
 func TestMain(m *testing.M) {
@@ -45,9 +45,12 @@ func crashChild(root string) {
 			select {} // wait for SIGKILL
 		}
 	}
-	if tier == "upgrade" {
+	switch tier {
+	case "upgrade":
 		ix.Upgrade(context.Background(), midway)
-	} else {
+	case "whole":
+		ix.UpgradeWhole(context.Background(), midway)
+	default:
 		ix.Update(context.Background(), midway)
 	}
 	fmt.Println("error: finished before being killed")

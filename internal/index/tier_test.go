@@ -3,8 +3,10 @@ package index
 import (
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -361,5 +363,71 @@ func TestDeferredRefIndexes(t *testing.T) {
 				t.Errorf("indexes after %s: %v, want %v", how, got, all)
 			}
 		})
+	}
+}
+
+// TestUpgradeWhole brings a first build at the quick tier to the full
+// tier in one piece, as a rebuild: a new database replaces it (another
+// instance), every file parsed; on an index with files at the full tier
+// it is Upgrade.
+func TestUpgradeWhole(t *testing.T) {
+	root := tierTree(t)
+	ix := openIndex(t, Options{Root: root, QuickFirst: true})
+	update(t, ix)
+	before, _ := ix.Stamp(t.Context())
+	st, err := ix.UpgradeWhole(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Parsed != 3 || st.Tier != TierFull || st.Files != 3 {
+		t.Errorf("whole upgrade: %+v", st)
+	}
+	after, _ := ix.Stamp(t.Context())
+	if instance := func(s string) string { return strings.SplitN(s, "/", 2)[0] }; instance(after) == instance(before) {
+		t.Errorf("the index was not replaced: stamp %s -> %s", before, after)
+	}
+	if got := quals(t, ix, "complete"); len(got) != 1 {
+		t.Errorf("after the whole upgrade: %v", got)
+	}
+	if got := indexNames(t, ix); len(got) != len(secondaryIndexes) {
+		t.Errorf("indexes after the whole upgrade: %v", got)
+	}
+
+	// Full, it stays full: QuickFirst parses what is new.
+	writeTree(t, root, map[string]string{"late.py": "def late():\n    pass\n"})
+	quick := openIndex(t, Options{Root: root, QuickFirst: true})
+	update(t, quick)
+	wantTier(t, quick, TierFull) // a full index stays full: the new file was parsed
+	if st = update(t, quick); st.Parsed != 0 {
+		t.Errorf("nothing left: %+v", st)
+	}
+}
+
+// TestCrashMidUpgradeWhole kills a whole upgrade halfway: the quick index
+// is intact and answers, and the next update removes the half-built file.
+func TestCrashMidUpgradeWhole(t *testing.T) {
+	root := t.TempDir()
+	manyFiles(t, root, "pkg", 200)
+	ix := openIndex(t, Options{Root: root, QuickFirst: true})
+	update(t, ix)
+	ix.Close()
+
+	killMidway(t, root, false, crashTierEnv+"=whole")
+
+	tmp := filepath.Join(root, ".winnow", dbName+newSuffix)
+	if _, err := os.Stat(tmp); err != nil {
+		t.Fatalf("the killed upgrade left no file behind, so this test shows nothing: %v", err)
+	}
+	ix = openIndex(t, Options{Root: root, QuickFirst: true})
+	checkIntegrity(t, ix)
+	wantTier(t, ix, TierQuick)
+	if got := quals(t, ix, "f_199"); len(got) != 1 {
+		t.Errorf("the quick index lost a definition: %v", got)
+	}
+	if st, err := ix.UpgradeWhole(t.Context(), nil); err != nil || st.Parsed != 200 || st.Tier != TierFull {
+		t.Fatalf("the upgrade after the crash: %+v %v", st, err)
+	}
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("%s outlived the next upgrade: %v", tmp, err)
 	}
 }

@@ -69,6 +69,40 @@ func (ix *Index) Upgrade(ctx context.Context, progress Progress) (_ *Stats, err 
 	return ix.update(ctx, nil, TierFull, progress)
 }
 
+// UpgradeWhole is Upgrade for a process that waits for it anyway (winnow
+// index in the foreground): an index with no file at the full tier yet (a
+// first build at the quick tier) is built whole at the full tier beside
+// it and replaces it at once, as by a rebuild (Options.Rebuild) — the
+// cheapest way, a bulk load, while readers answer from the quick tier —
+// at the cost of holding the writers' lock throughout. Otherwise it is
+// Upgrade.
+func (ix *Index) UpgradeWhole(ctx context.Context, progress Progress) (_ *Stats, err error) {
+	defer ix.classify(&err)
+	none, err := ix.noneFull(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if none {
+		prev := ix.rebuild.Swap(true)
+		defer func() {
+			if err != nil {
+				ix.rebuild.Store(prev) // the next update is an update again
+			}
+		}()
+	}
+	return ix.update(ctx, nil, TierFull, progress)
+}
+
+// noneFull reports whether no indexed file is at the full tier.
+func (ix *Index) noneFull(ctx context.Context) (bool, error) {
+	var some bool
+	err := ix.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM files WHERE skip = '' AND tier >= ?)", int(TierFull)).Scan(&some)
+	if err != nil {
+		return false, fmt.Errorf("read file tiers: %w", err)
+	}
+	return !some, nil
+}
+
 // UpdatePaths is Update restricted to the given paths (relative to the
 // root, or absolute inside it): each is re-indexed, skipped or removed
 // as it now stands. A watcher calls it with the files that changed. An
@@ -118,13 +152,17 @@ func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress 
 	if err := removeDB(ix.file() + newSuffix); err != nil {
 		return nil, err
 	}
-	// What a quick first build deferred, if no one has made it since.
-	if err := ix.createMissingIndexes(ctx); err != nil {
-		return nil, err
-	}
 	var st *Stats
 	var rest []string
-	if ix.rebuild.Load() {
+	rebuild := ix.rebuild.Load()
+	// What a quick first build deferred, if no one has made it since (and
+	// the index is not about to be replaced).
+	if !rebuild {
+		if err := ix.createMissingIndexes(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if rebuild {
 		st, err = ix.rebuildLocked(ctx, progress)
 		tier = TierFull
 	} else {
