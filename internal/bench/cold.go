@@ -26,6 +26,17 @@ type Cold struct {
 	WallRatio float64 `json:"wall_ratio"`
 	CPURatio  float64 `json:"cpu_ratio"`
 
+	// Quick is winnow index --quick from nothing: the quick tier alone
+	// (the fast scanner, no parse), what a first query answers from;
+	// QuickSymbols and QuickRefs what it found. Its ratios are to ctags
+	// and, QuickOfFull, its CPU to the full tier's.
+	Quick          ProcStats `json:"quick"`
+	QuickSymbols   int       `json:"quick_symbols"`
+	QuickRefs      int       `json:"quick_refs"`
+	QuickWallRatio float64   `json:"quick_wall_ratio"`
+	QuickCPURatio  float64   `json:"quick_cpu_ratio"`
+	QuickOfFull    float64   `json:"quick_cpu_of_full"`
+
 	CtagsR CtagsR `json:"ctags_r"`
 }
 
@@ -63,7 +74,7 @@ func (b *treeBench) cold(ctx context.Context) (Cold, error) {
 		return c, err
 	}
 	var list fileList
-	var winnow, ctags []procRun
+	var winnow, ctags, quick []procRun
 	tags := filepath.Join(b.work, "tags")
 	for i := range b.opts.Runs {
 		b.logf("cold %d/%d: winnow index", i+1, b.opts.Runs)
@@ -87,6 +98,13 @@ func (b *treeBench) cold(ctx context.Context) (Cold, error) {
 			return c, err
 		}
 		ctags = append(ctags, r)
+		b.logf("cold %d/%d: winnow index --quick", i+1, b.opts.Runs)
+		qst, r, err := b.winnowQuick(ctx)
+		if err != nil {
+			return c, err
+		}
+		quick = append(quick, r)
+		c.QuickSymbols, c.QuickRefs = qst.Symbols, qst.Refs
 	}
 	tc, err := countTags(tags)
 	if err != nil {
@@ -98,7 +116,35 @@ func (b *treeBench) cold(ctx context.Context) (Cold, error) {
 	c.Ctags.throughput(c.Files, c.Bytes)
 	c.WallRatio = ratio(float64(c.Winnow.Wall.P50), float64(c.Ctags.Wall.P50))
 	c.CPURatio = ratio(float64(c.Winnow.CPU.P50), float64(c.Ctags.CPU.P50))
+	c.Quick = procStats(quick)
+	c.Quick.throughput(c.Files, c.Bytes)
+	c.QuickWallRatio = ratio(float64(c.Quick.Wall.P50), float64(c.Ctags.Wall.P50))
+	c.QuickCPURatio = ratio(float64(c.Quick.CPU.P50), float64(c.Ctags.CPU.P50))
+	c.QuickOfFull = ratio(float64(c.Quick.CPU.P50), float64(c.Winnow.CPU.P50))
 	return c, nil
+}
+
+// winnowQuick builds the quick tier from nothing (winnow index --quick)
+// into an index directory of its own, and returns the summary it printed.
+func (b *treeBench) winnowQuick(ctx context.Context) (*index.Stats, procRun, error) {
+	dir := b.ix.Dir + "-quick"
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, procRun{}, err
+	}
+	args := append([]string{}, b.opts.WinnowArgs...)
+	args = append(args, "index", "--json", "--quick", "--index-dir", dir, b.root)
+	r, err := runProc(ctx, b.root, b.opts.Winnow, args...)
+	if err != nil {
+		return nil, r, err
+	}
+	var st index.Stats
+	if err := json.Unmarshal(r.stdout, &st); err != nil {
+		return nil, r, fmt.Errorf("read the summary of winnow index --quick: %w", err)
+	}
+	if st.Tier != index.TierQuick {
+		return nil, r, fmt.Errorf("winnow index --quick built the %s tier of %s", st.Tier, b.root)
+	}
+	return &st, r, nil
 }
 
 // winnowCold builds the index from nothing with the winnow binary, into

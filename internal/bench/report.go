@@ -108,6 +108,12 @@ func (t *Tree) writeText(w io.Writer) error {
 	row("MB/s", fmt.Sprintf("%.2f", c.Winnow.MBPerSec), fmt.Sprintf("%.2f", c.Ctags.MBPerSec), "", "")
 	row("definitions / tags", fmt.Sprint(c.Symbols), fmt.Sprint(c.Tags), "", "")
 	row("references", fmt.Sprint(c.Refs), "-", "", "")
+	row("quick tier: cold wall, median (min)", medMin(c.Quick.Wall), medMin(c.Ctags.Wall), times(c.QuickWallRatio), "")
+	row("quick tier: cold CPU, median (min)", medMin(c.Quick.CPU), medMin(c.Ctags.CPU), times(c.QuickCPURatio), "")
+	row("quick tier: CPU of the full tier's", times(c.QuickOfFull), "", "", "")
+	row("quick tier: peak RSS, median (min)", rssMedMin(c.Quick.RSS), rssMedMin(c.Ctags.RSS),
+		times(ratio(float64(c.Quick.RSS.P50), float64(c.Ctags.RSS.P50))), "")
+	row("quick tier: definitions / references", fmt.Sprintf("%d / %d", c.QuickSymbols, c.QuickRefs), "", "", "")
 	r := c.CtagsR
 	row("ctags -R whole tree: wall / CPU / RSS", "", fmt.Sprintf("%s / %s / %s", r.Wall, r.CPU, rss(r.RSSKB)), "", "")
 	row("ctags -R whole tree: files / tags", "", fmt.Sprintf("%d / %d", r.Files, r.Tags), "", "")

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,7 +21,7 @@ import (
 
 func (a *app) indexCommand() *cobra.Command {
 	var f indexFlags
-	var watch, rebuild, asJSON bool
+	var watch, rebuild, asJSON, quick bool
 	var cpuprofile string
 	cmd := &cobra.Command{
 		Use:   "index [path]",
@@ -65,12 +66,15 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 				return err
 			}
 			opts.Rebuild = rebuild
+			if quick && (rebuild || watch) {
+				return usageError{fmt.Errorf("--quick stops at the quick tier: it goes with neither --rebuild nor --watch")}
+			}
 			stop, err := a.startCPUProfile(cpuprofile)
 			if err != nil {
 				return err
 			}
 			defer stop()
-			return a.runIndex(cmd.Context(), opts, watch, asJSON)
+			return a.runIndex(cmd.Context(), opts, watch, asJSON, quick)
 		},
 	}
 	f.register(cmd, false)
@@ -78,6 +82,7 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 	fs.BoolVarP(&watch, "watch", "w", false, "keep the index current as files change, until interrupted")
 	fs.BoolVar(&rebuild, "rebuild", false, "build the index from scratch (also over a corrupt one), replacing the existing one when done")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	fs.BoolVar(&quick, "quick", false, "stop after the quick tier (new and changed files scanned, not parsed, while the index is not complete)")
 	fs.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
 	return cmd
 }
@@ -88,16 +93,26 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 // then parsed (the full tier). Without --watch both run in the
 // foreground; with it, the full tier runs in the background while the
 // watcher keeps the index current.
-func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON bool) error {
+func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON, quick bool) error {
 	opts.QuickFirst = !opts.Rebuild // a rebuild answers from the old index meanwhile
 	ix, st, err := a.repairingUpdate(ctx, opts, !asJSON)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	a.saveCorpus(ctx, ix, st, !watch && st.Tier == index.TierFull)
+	// The references' indexes a first quick build deferred are made on one
+	// core while the corpus file is written on the other.
+	var refs error
+	var indexing sync.WaitGroup
+	if st.Tier == index.TierQuick {
+		indexing.Go(func() { refs = ix.IndexRefs(ctx) })
+	}
+	a.saveCorpus(ctx, ix, st, !watch && (quick || st.Tier == index.TierFull))
+	if indexing.Wait(); refs != nil {
+		return refs
+	}
 	if !watch {
-		if st.Tier == index.TierFull {
+		if quick || st.Tier == index.TierFull {
 			a.printStats(ix, st, nil, asJSON)
 			return nil
 		}

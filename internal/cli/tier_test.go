@@ -49,3 +49,22 @@ func TestQuickTierThroughTheCLI(t *testing.T) {
 		t.Errorf("context on the full index: exit %d, header %q, stderr %q", code, strings.SplitN(out, "\n", 2)[0], errOut)
 	}
 }
+
+// TestIndexQuick stops winnow index after the quick tier, and refuses
+// --quick with what would go past it.
+func TestIndexQuick(t *testing.T) {
+	dir := repo(t)
+	code, out, errOut := run(t, "index", "--quick", dir)
+	if code != 0 || !strings.HasPrefix(out, "indexed 2 files, quick tier (2 scanned") || strings.Count(out, "\n") != 1 {
+		t.Errorf("index --quick: exit %d, %q %s", code, out, errOut)
+	}
+	code, out, _ = run(t, "context", "--repo", dir, "make_square")
+	if code != 0 || !strings.Contains(out, `index="quick"`) {
+		t.Errorf("context after index --quick: exit %d, %q", code, strings.SplitN(out, "\n", 2)[0])
+	}
+	for _, flag := range []string{"--rebuild", "--watch"} {
+		if code, _, errOut := run(t, "index", "--quick", flag, dir); code != 2 || !strings.Contains(errOut, "--quick") {
+			t.Errorf("index --quick %s: exit %d, %q", flag, code, errOut)
+		}
+	}
+}

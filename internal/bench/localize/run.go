@@ -100,6 +100,9 @@ func runOne(ctx context.Context, in Instance, opts RunOptions) Result {
 	defer ix.Close()
 	start := time.Now()
 	st, err := ix.Update(ctx, nil)
+	if err == nil {
+		err = ix.IndexRefs(ctx) // what a quick first build defers, as winnow context makes it
+	}
 	if err != nil {
 		return fail(err)
 	}
