@@ -110,3 +110,68 @@ func TestFollowUpApplyListing(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestHitProjections: a grep with line numbers makes a Read of a window centred on each
+// hit, hits within a window given once; one without makes a Read of each file; a search
+// of one file reads that file.
+func TestHitProjections(t *testing.T) {
+	read := FollowUp{Tool: "Read", Probability: 0.35, Args: map[string]string{
+		"file_path": "arg.path/result.hits.path", "offset": "result.hits.offset", "limit": "result.hits.limit"}}
+	w := hitLinesBefore + 1 + hitLinesAfter
+	tests := []struct {
+		name string
+		src  Source
+		want []map[string]any
+	}{
+		{"grep -n on one file: windows, nearby hits once",
+			Source{Args: map[string]any{"pattern": "slots", "path": "/r/attrs.py"},
+				Text: "297:    slots_default: bool = False,\n318:    slots = x\n341:    if slots:\n895:def _add_slots(\n896:    # here\n"},
+			[]map[string]any{
+				{"file_path": "/r/attrs.py", "offset": 297 - hitLinesBefore, "limit": w},
+				{"file_path": "/r/attrs.py", "offset": 895 - hitLinesBefore, "limit": w},
+			}},
+		{"a window near the top starts at line 1",
+			Source{Args: map[string]any{"path": "/r/a.py"}, Text: "Line 12:def f():\n"},
+			[]map[string]any{{"file_path": "/r/a.py", "offset": 1, "limit": 12 + hitLinesAfter}}},
+		{"hits of several files under the directory searched",
+			Source{Args: map[string]any{"path": "/r/src"}, Text: "src/a.py:80:x\n./b.py:100:y\n/abs/c.py:200:z\n"},
+			[]map[string]any{
+				{"file_path": "/r/src/a.py", "offset": 80 - hitLinesBefore, "limit": w},
+				{"file_path": "/r/src/b.py", "offset": 100 - hitLinesBefore, "limit": w},
+				{"file_path": "/abs/c.py", "offset": 200 - hitLinesBefore, "limit": w},
+			}},
+		{"no line numbers: whole files",
+			Source{Args: map[string]any{"path": "/testbed"}, Text: "./tests/test_a.py:def test_list():\n./tests/test_a.py:    x()\n./reproduce.py:    y()\n"},
+			[]map[string]any{{"file_path": "/testbed/tests/test_a.py"}, {"file_path": "/testbed/reproduce.py"}}},
+		{"lines of a search of a directory name no file",
+			Source{Args: map[string]any{"path": "/r/src"}, Text: "12:x\n"}, nil},
+		{"nothing found", Source{Args: map[string]any{"path": "/r/a.py"}, Text: "OBSERVATION:\n"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := read.Apply(&tt.src, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	if !read.Approximate(map[string]any{"file_path": "/r/a.py", "offset": 1, "limit": 72}) {
+		t.Error("a window around a hit is not approximate")
+	}
+	if read.Approximate(map[string]any{"file_path": "/r/a.py"}) {
+		t.Error("a file a hit named is approximate")
+	}
+	p, err := ParseProjection("result.hits.line")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]any{12, 40}, p.Values(&Source{Text: "a.py:12:x\nb.py:40:y\nc.py\n"}, 0)); diff != "" {
+		t.Errorf("result.hits.line (-want +got):\n%s", diff)
+	}
+	if _, err := ParseProjection("arg./result.hits.path"); err == nil {
+		t.Error("arg./result.hits.path accepted")
+	}
+}

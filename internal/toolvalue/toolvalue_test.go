@@ -50,15 +50,6 @@ func TestSpeculateCannotMakeMutatingSafe(t *testing.T) {
 	}
 }
 
-func TestListedPaths(t *testing.T) {
-	text := "Found 3 matches:\nsrc/a.py:12:    def f():\nsrc/a.py:40:  f()\n/abs/b.go\nREADME.md: see this\nnot a path\n[FILE] c/d.txt\n"
-	got := ListedPaths(text)
-	want := []string{"src/a.py", "/abs/b.go", "README.md", "c/d.txt"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ListedPaths = %q, want %q", got, want)
-	}
-}
-
 func TestFollowUpApply(t *testing.T) {
 	var structured any
 	json.Unmarshal([]byte(`{"items":[{"number":1},{"number":2},{"number":3},{"number":4}]}`), &structured)
