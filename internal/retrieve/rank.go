@@ -88,7 +88,7 @@ func (e *Engine) Rank(ctx context.Context, task string) (*Ranking, error) {
 	r := &ranker{c: c, q: q, par: &e.par}
 	buf := e.rankBufs.get(len(c.defs), len(c.files))
 	defer e.rankBufs.put(buf)
-	r.feat, r.file, r.score = buf.feat, buf.file, buf.score
+	r.feat, r.file, r.score, r.buf = buf.feat, buf.file, buf.score, buf
 	r.run(ctx, e)
 	return r.result(), nil
 }
@@ -102,6 +102,12 @@ type rankBuf struct {
 	feat  [NumFeatures][]float64
 	file  [NumFeatures][]float64
 	score []float64
+	// prior[d] is definition d's prior if priorAt[d] is stamp, the number
+	// of the ranking using the buffer: rankings combine scores several
+	// times, and a prior does not change within one.
+	prior   []float64
+	priorAt []uint32
+	stamp   uint32
 }
 
 // rankBufs is a pool of rankBufs.
@@ -111,12 +117,16 @@ type rankBufs struct{ pool sync.Pool }
 func (p *rankBufs) get(nd, nf int) *rankBuf {
 	b, _ := p.pool.Get().(*rankBuf)
 	if b == nil || len(b.score) != nd || len(b.file[0]) != nf {
-		b = &rankBuf{score: make([]float64, nd)}
+		b = &rankBuf{score: make([]float64, nd), prior: make([]float64, nd), priorAt: make([]uint32, nd), stamp: 1}
 		for f := range NumFeatures {
 			b.feat[f] = make([]float64, nd)
 			b.file[f] = make([]float64, nf)
 		}
 		return b
+	}
+	if b.stamp++; b.stamp == 0 {
+		clear(b.priorAt)
+		b.stamp = 1
 	}
 	clear(b.score)
 	for f := range NumFeatures {
@@ -137,6 +147,7 @@ type ranker struct {
 	feat  [NumFeatures][]float64 // per definition, scaled to [0, 1]
 	file  [NumFeatures][]float64 // per file
 	score []float64
+	buf   *rankBuf // the arrays above, and the priors computed so far
 	terms []string
 	cap   *rerankCap // set by the second stage (rerank.go)
 }
@@ -433,8 +444,20 @@ func (r *ranker) combine() {
 	}
 }
 
-// prior is the factor for where a definition lives and what it is.
+// prior is the factor for where a definition lives and what it is. It
+// depends on what the task names (mentions, paths, traces), which is
+// settled before the first combine, so it is computed once per ranking.
 func (r *ranker) prior(d int) float64 {
+	if b := r.buf; b != nil {
+		if b.priorAt[d] != b.stamp {
+			b.prior[d], b.priorAt[d] = r.computePrior(d), b.stamp
+		}
+		return b.prior[d]
+	}
+	return r.computePrior(d)
+}
+
+func (r *ranker) computePrior(d int) float64 {
 	def := &r.c.defs[d]
 	f := &r.c.files[def.file]
 	p := 1.0
