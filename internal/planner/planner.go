@@ -55,9 +55,14 @@ type Candidate struct {
 	// admitted by Value per predicted token.
 	Value float64
 	// Tokens is the predicted size of the result.
-	Tokens   int
-	Decision Decision
-	Reason   string
+	Tokens int
+	// Approximate says the arguments approximate the call the agent may make (the window
+	// around a search's hit; see toolvalue.Projection.Approximate): the agent's own call
+	// would rarely have the candidate's key, so a prefetch of it would answer nothing,
+	// and it is inlined or declined.
+	Approximate bool
+	Decision    Decision
+	Reason      string
 }
 
 // Key returns the candidate's canonical identity; see the function Key.
@@ -172,6 +177,7 @@ func (p *Planner) propose(s *session, intent []string) []proposal {
 		for i := range m.FollowUps {
 			e := &m.FollowUps[i]
 			for _, cand := range p.edgeCandidates(c.Tool, e, src, intent, lag) {
+				s.place(&cand)
 				k := Key(cand.Tool, cand.Args)
 				if j, ok := byKey[k]; ok {
 					// Two edges predict one call: either may come true.
@@ -224,6 +230,7 @@ func (p *Planner) edgeCandidates(after string, e *toolvalue.FollowUp, src *toolv
 			Args:        ws[i].args,
 			After:       after,
 			Probability: e.Probability * ws[i].weight / total / float64(lag),
+			Approximate: e.Approximate(ws[i].args),
 		}
 	}
 	return out
@@ -281,12 +288,24 @@ func (p *Planner) decide(s *session, props []proposal, intent []string, b Budget
 		if c.Decision == Declined {
 			continue
 		}
-		gain, carry := cost.inline(c.Probability, c.Tokens, context)
+		own := c.Tokens
+		if c.Approximate {
+			m := s.model(c.Tool)
+			own = min(own, m.Cost.TypicalTokens)
+		}
+		gain, carry := cost.inline(c.Probability, c.Tokens, own, context)
 		switch {
 		case c.Tokens <= left && gain > carry:
 			c.Decision = Inline
 			c.Reason = fmt.Sprintf("inline pays: a saved turn is worth %.0f, the tokens carried %.0f", gain, carry)
 			left -= c.Tokens
+		case c.Approximate:
+			c.Decision = Declined
+			if c.Tokens > left {
+				c.Reason = fmt.Sprintf("approximate arguments, never prefetched: over turn budget: %d > %d left", c.Tokens, left)
+			} else {
+				c.Reason = fmt.Sprintf("approximate arguments, never prefetched: inline does not pay: a saved turn is worth %.0f, the tokens carried %.0f", gain, carry)
+			}
 		case slots > 0:
 			c.Decision = Prefetch
 			if c.Tokens > left {

@@ -52,7 +52,7 @@ func decisions(cands []Candidate) map[string]Decision {
 
 func TestPlanDecisions(t *testing.T) {
 	p := &Planner{Models: testModels}
-	grepOne := Call{Tool: "Grep", Args: map[string]any{"pattern": "Parse"}, Text: "/r/a.go:12:func Parse()\n"}
+	grepOne := Call{Tool: "Grep", Args: map[string]any{"pattern": "Parse"}, Text: "/r/a.go\n"} // files with matches
 	tests := []struct {
 		name    string
 		history []Call
@@ -144,5 +144,70 @@ func TestIntentRanksListedFiles(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"/t/arrow/arrow.py"}, reads); diff != "" {
 		t.Errorf("the read intent picks (-want +got):\n%s", diff)
+	}
+}
+
+// TestWindows: a search's hit with a line is read as the window around it, which is
+// inlined or declined but never prefetched, and fitted to the end of a file of known
+// length; a Read of a whole file that a traceback points into is read at the line.
+func TestWindows(t *testing.T) {
+	layer := append(toolvalue.Layer{}, testLayer...)
+	layer = append(layer,
+		toolvalue.Rule{Pattern: "Grep", Origin: "test", Spec: toolvalue.Spec{FollowUps: []toolvalue.FollowUp{{Tool: "Read", Probability: 0.5,
+			Args: map[string]string{"file_path": "arg.path/result.hits.path", "offset": "result.hits.offset", "limit": "result.hits.limit"}}}}},
+		toolvalue.Rule{Pattern: "Bash", Origin: "test", Spec: toolvalue.Spec{SideEffect: ptr(toolvalue.Indeterminate), Invalidates: []string{"Read"}}},
+		toolvalue.Rule{Pattern: "Read", Origin: "test", Spec: toolvalue.Spec{MaxTokens: ptr(100000)}},
+	)
+	p := &Planner{Models: func(tool string) toolvalue.Model { m, _ := toolvalue.Resolve(tool, layer); return m }}
+	window := func(line int) map[string]any {
+		offset, limit := toolvalue.HitWindow(line)
+		return map[string]any{"file_path": "/r/a.py", "offset": offset, "limit": limit}
+	}
+	grep := Call{Tool: "Grep", Args: map[string]any{"pattern": "f", "path": "/r/a.py"}, Text: "791:    def f(self):\n"}
+	short := Call{Tool: "Read", Args: map[string]any{"file_path": "/r/a.py", "limit": 5}, Text: "[File: /r/a.py (800 lines total)]\n1:a\n2:b\n3:c\n4:d\n5:e\n"}
+	trace := Call{Tool: "Bash", Args: map[string]any{"command": "python t.py"},
+		Text: "Traceback (most recent call last):\n  File \"/r/t.py\", line 3, in <module>\n  File \"/r/a.py\", line 500, in f\n  File \"/r/a.py\", line 536, in g\nValueError: x\n"}
+	glob := Call{Tool: "Glob", Args: map[string]any{"pattern": "a.py"}, Text: "/r/a.py\n"}
+	roomy := Budget{Tokens: 100000, MaxPrefetch: 3, Context: 200000} // a long context: inlines pay
+	tests := []struct {
+		name    string
+		history []Call
+		budget  Budget
+		args    map[string]any
+		dec     Decision
+		reason  string
+	}{
+		{"a hit's window, inlined", []Call{grep}, roomy, window(791), Inline, "inline pays"},
+		{"a hit's window is never prefetched", []Call{grep}, Budget{Tokens: 10, MaxPrefetch: 3}, window(791), Declined,
+			"approximate arguments, never prefetched: over turn budget"},
+		{"a window past the end of a file of known length ends there", []Call{short, grep}, roomy,
+			map[string]any{"file_path": "/r/a.py", "offset": 800 - window(791)["limit"].(int) + 1, "limit": window(791)["limit"]}, Inline, ""},
+		{"a traceback's innermost frame places the read of the file", []Call{trace, glob}, roomy,
+			window(536), Inline, ""},
+		{"not past an edit of the file", []Call{trace, {Tool: "Edit", Args: map[string]any{"file_path": "/r/a.py"}}, glob},
+			roomy, map[string]any{"file_path": "/r/a.py"}, Inline, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var reads []Candidate
+			for _, c := range p.Plan(tt.history, nil, tt.budget) {
+				if c.Tool == "Read" {
+					reads = append(reads, c)
+				}
+			}
+			if len(reads) != 1 {
+				t.Fatalf("%d reads, want 1: %+v", len(reads), reads)
+			}
+			c := reads[0]
+			if diff := cmp.Diff(Key("Read", tt.args), Key(c.Tool, c.Args)); diff != "" {
+				t.Errorf("candidate (-want +got):\n%s", diff)
+			}
+			if c.Decision != tt.dec || !strings.HasPrefix(c.Reason, tt.reason) {
+				t.Errorf("%s: %q, want %s: %q", c.Decision, c.Reason, tt.dec, tt.reason)
+			}
+			if _, ok := tt.args["limit"]; ok != c.Approximate {
+				t.Errorf("approximate %v, want %v", c.Approximate, ok)
+			}
+		})
 	}
 }

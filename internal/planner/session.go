@@ -16,6 +16,9 @@ type session struct {
 	cache   map[string]toolvalue.Model
 	files   map[string]fileInfo
 	lineTPL float64 // tokens per numbered line over all reads; 0 until computed
+	// listed holds the hits of each call's result once parsed (parsed says which).
+	listed [][]toolvalue.Hit
+	parsed []bool
 }
 
 func newSession(history []Call, models func(string) toolvalue.Model) *session {
@@ -51,14 +54,22 @@ func covers(h *Call, c *Candidate, key string) bool {
 	if c.Tool != readTool {
 		return Key(h.Tool, h.Args) == key
 	}
-	if !Covers(h.Tool, h.Args, c.Tool, c.Args) {
+	return Holds(h, c.Tool, c.Args)
+}
+
+// Holds reports whether the result of the call h holds the result of a call of tool with
+// args, so that an agent with h's result in its context need not make the call: Covers,
+// and when h's text shows only part of what h asked for (an editor's abbreviated view of a
+// large file, SWE-agent's window of 100 lines of an open file), every line of args'
+// window among the lines it shows, unless the call is h's own (the same key).
+func Holds(h *Call, tool string, args map[string]any) bool {
+	if !Covers(h.Tool, h.Args, tool, args) {
 		return false
 	}
-	if !abbreviated(h.Text) {
+	if tool != readTool || !abbreviated(h.Text) || Key(h.Tool, h.Args) == Key(tool, args) {
 		return true
 	}
-	// The read showed only part of what it asked for: it holds what it showed.
-	w, _ := readWindow(c.Args)
+	w, _ := readWindow(args)
 	return w.to > 0 && shows(h.Text, w.from, w.to)
 }
 
@@ -115,6 +126,122 @@ func target(args map[string]any) string {
 		t = path.Clean(t)
 	}
 	return t
+}
+
+// place predicts where in its file a candidate Read looks: a Read of a whole file that
+// a recent result points at a line of (a traceback's frame, a search's hit; see lineRef)
+// becomes a Read of the window around that line (toolvalue.HitWindow), an approximate
+// call, since agents that know the line read there (SWE-agent's "open F 536", a
+// view_range, an offset) and seldom the file from its top; then the window is fitted to
+// the file's end (fitWindow).
+func (s *session) place(c *Candidate) {
+	if c.Tool != readTool {
+		return
+	}
+	if w, ok := readWindow(c.Args); ok && w.from == 1 && w.to == 0 && onlyWindow(c.Args) {
+		if line := s.lineRef(w.file); line > 0 {
+			offset, limit := toolvalue.HitWindow(line)
+			c.Args["offset"], c.Args["limit"] = offset, limit
+			c.Approximate = true
+		}
+	}
+	s.fitWindow(c)
+}
+
+// lineRef returns the line of file that the latest result pointing into it names, 0 if
+// none: the last hit of the file in the text of the latest call that has one (a
+// traceback's innermost frame in it), among the calls since the last one that made a
+// read of the file stale (an edit of it moves its lines).
+func (s *session) lineRef(file string) int {
+	args := map[string]any{"file_path": file}
+	for j := len(s.history) - 1; j >= 0; j-- {
+		h := &s.history[j]
+		if !h.Error && h.Tool != readTool {
+			line := 0
+			for _, hit := range s.hits(j) {
+				if hit.Line > 0 && samePath(hit.Path, file) {
+					line = hit.Line
+				}
+			}
+			if line > 0 {
+				return line
+			}
+		}
+		if s.invalidates(h, readTool, args) {
+			return 0
+		}
+	}
+	return 0
+}
+
+// hits returns toolvalue.ListedHits of the j-th call's result, parsed once a plan.
+func (s *session) hits(j int) []toolvalue.Hit {
+	if s.listed == nil {
+		s.listed = make([][]toolvalue.Hit, len(s.history))
+		s.parsed = make([]bool, len(s.history))
+	}
+	if !s.parsed[j] {
+		if text := s.history[j].Text; mayNameLines(text) {
+			s.listed[j] = toolvalue.ListedHits(text)
+		}
+		s.parsed[j] = true
+	}
+	return s.listed[j]
+}
+
+// mayNameLines reports whether text may name a line of a file it names: a digit right
+// after a colon ("a.py:12:") or a traceback's ", line ". A listing of thousands of files
+// has neither and is not parsed. (A line that prints no path, "12:", names no file.)
+func mayNameLines(text string) bool {
+	for i := strings.IndexByte(text, ':'); i >= 0 && i+1 < len(text); {
+		if c := text[i+1]; c >= '0' && c <= '9' {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], ':')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return strings.Contains(text, ", line ")
+}
+
+// samePath reports whether a path a result printed is file (absolute): the same path, or
+// a relative path that file ends with ("./oqupy/process_tensor.py").
+func samePath(printed, file string) bool {
+	if printed == "" {
+		return false
+	}
+	if path.IsAbs(printed) {
+		return path.Clean(printed) == file
+	}
+	rel := path.Clean(printed)
+	return !strings.HasPrefix(rel, "../") && strings.HasSuffix(file, "/"+rel)
+}
+
+// fitWindow moves a Read candidate's window that runs past the end of its file, when a
+// read of the session told its length, back to end at the last line, keeping its length:
+// an editor that shows a window of fixed size does the same (SWE-agent's goto near the
+// end of a file), and lines past the end would show nothing.
+func (s *session) fitWindow(c *Candidate) {
+	if c.Tool != readTool {
+		return
+	}
+	w, ok := readWindow(c.Args)
+	if !ok || w.to == 0 {
+		return
+	}
+	total := s.file(w.file).total
+	if total == 0 || w.to <= total {
+		return
+	}
+	n := w.to - w.from + 1
+	from := max(1, total-n+1)
+	c.Args["offset"] = from
+	c.Args["limit"] = total - from + 1
+	if from == 1 {
+		delete(c.Args, "offset")
+	}
 }
 
 // Sizes the predictions fall back on.

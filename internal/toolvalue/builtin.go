@@ -98,6 +98,14 @@ func readAfter(p float64, path string) []FollowUp {
 	return []FollowUp{{Tool: "Read", Probability: p, Args: map[string]string{"file_path": path}}}
 }
 
+// readHits is the edge from a search to Claude Code's Read of its hits: a window around
+// each hit that has a line (the lines of a search of one file are in the file searched),
+// each file named without one whole.
+func readHits(p float64) []FollowUp {
+	return []FollowUp{{Tool: "Read", Probability: p, Args: map[string]string{
+		"file_path": "arg.path/result.hits.path", "offset": "result.hits.offset", "limit": "result.hits.limit"}}}
+}
+
 // Claude Code's built-in tools (@anthropic-ai/claude-code 2.1.328; argument names from its
 // sdk-tools.d.ts). Sizes: paper3_tool_volume.csv, "calls, median, p99" in the comments;
 // follow-ups: paper3_followup_edges.csv, lag 1, "count/calls".
@@ -105,9 +113,12 @@ var claudeCode = []builtin{
 	// Read 50,675 calls, 2,473 / 42,870 chars. Valid until an edit or a shell invalidates it.
 	{pattern: "Read", class: Critical, effect: ReadOnly, chars: [2]int{2473, 42870}, latency: 20 * time.Millisecond},
 	// Grep 16,718 calls, 246 / 10,521 chars; Grep→Read 5,915/16,718 = 0.35 (Grep→Grep 0.39
-	// is a self-loop). Its hits are absolute paths, or path:line:text in content mode.
+	// is a self-loop). Its hits are absolute paths, path:line:text in content mode, or
+	// line:text when it searched one file: a hit with a line is read as a window around
+	// it, which agents ask for (OpenHands' view_range, SWE-agent's goto), a file named
+	// alone as the whole file.
 	{pattern: "Grep", class: Critical, effect: ReadOnly, chars: [2]int{246, 10521}, latency: 150 * time.Millisecond,
-		follow: readAfter(0.35, "result.paths")},
+		follow: readHits(0.35)},
 	// Glob 6,202 calls, 156 / 16,604 chars; Glob→Read 2,007/6,202 = 0.32.
 	{pattern: "Glob", class: Supporting, effect: ReadOnly, chars: [2]int{156, 16604}, latency: 100 * time.Millisecond,
 		follow: readAfter(0.32, "result.paths")},

@@ -65,7 +65,8 @@ func TestBuiltinModels(t *testing.T) {
 		p          float64
 		args       map[string]string
 	}{
-		{"Grep", "Read", 0.35, map[string]string{"file_path": "result.paths"}},
+		{"Grep", "Read", 0.35, map[string]string{
+			"file_path": "arg.path/result.hits.path", "offset": "result.hits.offset", "limit": "result.hits.limit"}},
 		{"Glob", "Read", 0.32, map[string]string{"file_path": "result.paths"}},
 		{"Edit", "Read", 0.14, map[string]string{"file_path": "arg.file_path"}},
 		{"WebSearch", "WebFetch", 0.19, map[string]string{"url": "result.urls"}},

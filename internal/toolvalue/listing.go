@@ -122,8 +122,11 @@ func plainExt(ext string) bool {
 // trimMatches removes the count SWE-agent's search_dir prints after a file ("a.py (3
 // matches)").
 func trimMatches(line string) string {
+	if !strings.HasSuffix(line, " matches)") && !strings.HasSuffix(line, " match)") {
+		return line
+	}
 	i := strings.LastIndex(line, " (")
-	if i < 0 || !strings.HasSuffix(line, " matches)") && !strings.HasSuffix(line, " match)") {
+	if i < 0 {
 		return line
 	}
 	n, _, _ := strings.Cut(line[i+2:], " ")

@@ -16,8 +16,10 @@
 //
 //   - an inline decision is appended, as the gateway does, only if the result's real
 //     size fits what is left of the budget, else it runs into the cache like a prefetch;
-//     an appended result answers a later call whose result it holds (planner.Covers: a
-//     Read of a window within an inlined file), since its text is in the agent's context;
+//     an appended result answers every later call whose result it holds (planner.Holds:
+//     a Read of a window within an inlined file or window, and when the agent's own
+//     identical read was an editor's abbreviated view, only the lines that showed),
+//     since its text is in the agent's context;
 //   - a prefetched result answers only a later call with its key (planner.Key), since
 //     that is how the gateway's cache is looked up;
 //   - a declined candidate was called when the agent made a call with its key.

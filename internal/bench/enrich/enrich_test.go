@@ -179,7 +179,7 @@ func ptr[T any](v T) *T { return &v }
 // is a miss and the run costs more.
 func TestInlineSavesATurn(t *testing.T) {
 	p := &planner.Planner{Models: func(tool string) toolvalue.Model { m, _ := toolvalue.Resolve(tool, certain); return m }}
-	grep := [2]string{`execute_bash {"command":"grep -rn Parse /r"}`, "/r/parse.go:12:func Parse() {}\n"}
+	grep := [2]string{`execute_bash {"command":"grep -rl Parse /r"}`, "/r/parse.go\n"}
 	tests := []struct {
 		name      string
 		next      [2]string
@@ -222,5 +222,53 @@ func TestRunErrors(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, []traj.Trajectory{tr}, Options{Planner: builtinPlanner()}); err == nil {
 		t.Error("cancelled: no error")
+	}
+}
+
+// TestInlineWindow: after a grep -n of one file the window around its hit is inlined,
+// and it answers a later read of lines within it, not one outside it; an inlined whole
+// file answers a window only among the lines the file's read really showed (an
+// editor's abbreviated view of a large file).
+func TestInlineWindow(t *testing.T) {
+	layer := append(toolvalue.Layer{}, certain...)
+	layer = append(layer, toolvalue.Rule{Pattern: "Grep", Origin: "test", Spec: toolvalue.Spec{FollowUps: []toolvalue.FollowUp{{
+		Tool: "Read", Probability: 0.95,
+		Args: map[string]string{"file_path": "arg.path/result.hits.path", "offset": "result.hits.offset", "limit": "result.hits.limit"},
+	}}}})
+	p := &planner.Planner{Models: func(tool string) toolvalue.Model { m, _ := toolvalue.Resolve(tool, layer); return m }}
+	grepN := [2]string{`execute_bash {"command":"grep -n Parse /r/parse.go"}`, "12:func Parse() {}\n"}
+	grepL := [2]string{`execute_bash {"command":"grep -rl Parse /r"}`, "/r/parse.go\n"}
+	view := func(from, to int) [2]string {
+		var b strings.Builder
+		for i := from; i <= to; i++ {
+			fmt.Fprintf(&b, "%6d\tfunc f%d() { return }\n", i, i)
+		}
+		return [2]string{fmt.Sprintf(`str_replace_editor {"command":"view","path":"/r/parse.go","view_range":[%d,%d]}`, from, to), b.String()}
+	}
+	abbreviated := "<NOTE>This file is too large to display entirely. Showing abbreviated version.</NOTE>\n" + numbered(5)
+	tests := []struct {
+		name  string
+		steps [][2]string
+		saved int
+	}{
+		{"a window within the hit's", [][2]string{grepN, view(12, 20)}, 1},
+		{"a window past it", [][2]string{grepN, view(100, 120)}, 0},
+		{"a whole file that showed the window", [][2]string{grepL, view(2, 4),
+			{`str_replace_editor {"command":"view","path":"/r/parse.go"}`, numbered(30)}}, 2},
+		{"a whole file abbreviated holds itself, not the window", [][2]string{grepL, view(20, 25),
+			{`str_replace_editor {"command":"view","path":"/r/parse.go"}`, abbreviated}}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			steps := append(tt.steps, [2]string{`execute_bash {"command":"go test ./..."}`, "ok"})
+			rep, err := Run(t.Context(), []traj.Trajectory{agentRun(t, 6000, steps...)}, Options{Planner: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkConsistent(t, tt.name, &rep.Counts, rep.Rates, rep.Without, rep.With)
+			if rep.Inlined != 1 || rep.TurnsSaved != tt.saved {
+				t.Errorf("inlined %d, %d turns saved; want 1, %d", rep.Inlined, rep.TurnsSaved, tt.saved)
+			}
+		})
 	}
 }

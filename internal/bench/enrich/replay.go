@@ -35,8 +35,11 @@ type plan struct {
 	// into the cache like a prefetch.
 	inlined bool
 	truth   int // its real size in tokens: the agent's own call's, else the best estimate
-	used    int // index of the call it answered within the window, -1 if none
+	used    int // index of the first call it answered within the window, -1 if none
 	actual  int // size of the agent's later call with its key, -1 if it made none
+	// text is the result of the agent's later call with its key, "" if it made none:
+	// what an inline of it would have shown.
+	text string
 }
 
 // run is one trajectory replayed.
@@ -103,10 +106,15 @@ func (o *Options) replay(s agentcalls.Session, counter tokenCounter) *run {
 				left -= pl.truth
 				r.inlines[i] = append(r.inlines[i], pl.truth+r.frame(c.Tool, c.Args))
 			}
-			pl.used = o.usedBy(r, i, &pl)
+			answered := o.usedBy(r, i, &pl)
+			if len(answered) > 0 {
+				pl.used = answered[0]
+			}
 			st.plans = append(st.plans, pl)
-			if pl.used >= 0 && c.Decision != planner.Declined {
-				o.answer(r, pl.used, &pl)
+			if c.Decision != planner.Declined {
+				for _, j := range answered {
+					o.answer(r, j, &pl)
+				}
 			}
 		}
 	}
@@ -133,28 +141,34 @@ func (o *Options) answer(r *run, j int, pl *plan) {
 	r.saved[turn] = true
 }
 
-// usedBy returns the first of the next Window calls, made in a later turn than call i
-// (the calls of i's own turn were already on their way), that the candidate's result
-// answers before any call makes it stale; -1 if none. An inlined result is in the
-// agent's context, so it answers a call whose result it holds (planner.Covers: a Read of
-// a window within it); a result run ahead into the cache answers only a call with its key,
+// usedBy returns the next Window calls, made in a later turn than call i (the calls of
+// i's own turn were already on their way), that the candidate's result answers before
+// any call makes it stale: the first only unless it was inlined. An inlined result is in
+// the agent's context, so it answers every call whose result it holds (planner.Holds: a
+// Read of a window within it, among the lines it shows when the agent's own call tells
+// what that was); a result run ahead into the cache answers only a call with its key,
 // which is how the gateway looks it up; a declined candidate is called when the agent
 // makes a call with its key.
-func (o *Options) usedBy(r *run, i int, pl *plan) int {
+func (o *Options) usedBy(r *run, i int, pl *plan) []int {
+	var out []int
+	inline := &planner.Call{Tool: pl.Tool, Args: pl.Args, Text: pl.text}
 	for j := i + 1; j < len(r.steps) && j <= i+o.Window; j++ {
 		c := &r.steps[j].call
 		answers := pl.key == planner.Key(c.Tool, c.Args)
 		if pl.inlined {
-			answers = planner.Covers(pl.Tool, pl.Args, c.Tool, c.Args)
+			answers = planner.Holds(inline, c.Tool, c.Args)
 		}
 		if r.steps[j].turn > r.steps[i].turn && answers {
-			return j
+			out = append(out, j)
+			if !pl.inlined {
+				return out
+			}
 		}
 		if o.Planner.Stale(*c, pl.Tool, pl.Args) {
-			return -1
+			break
 		}
 	}
-	return -1
+	return out
 }
 
 // truth returns the real size of a candidate's result: the size of the agent's own call
@@ -163,7 +177,7 @@ func (o *Options) usedBy(r *run, i int, pl *plan) int {
 func (r *run) truth(p *planner.Planner, all []planner.Call, i int, pl *plan) int {
 	for j := i + 1; j < len(all); j++ {
 		if all[j].Tool == pl.Tool && planner.Key(all[j].Tool, all[j].Args) == pl.key {
-			pl.actual = all[j].Tokens
+			pl.actual, pl.text = all[j].Tokens, all[j].Text
 			return pl.actual
 		}
 	}

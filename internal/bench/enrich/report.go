@@ -319,6 +319,8 @@ func (r *run) count(c *Counts, pl *plan) {
 var reasonKinds = []string{
 	"already seen in this session", "below probability floor", "not read-only",
 	"speculation turned off", "worth nothing", "over turn budget", "inline does not pay",
+	"approximate arguments, never prefetched: over turn budget",
+	"approximate arguments, never prefetched: inline does not pay",
 }
 
 func reasonKind(reason string) string {
