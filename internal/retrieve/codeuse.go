@@ -138,7 +138,7 @@ func (cr *codeResolver) markCallable(d int32, u codeUse, s float64) {
 func (cr *codeResolver) defsNamed(name string, keep func(*defEntry) bool) []int32 {
 	c := cr.r.c
 	var out []int32
-	for _, d := range c.byName[strings.ToLower(name)] {
+	for _, d := range c.names.get(strings.ToLower(name)) {
 		def := &c.defs[d]
 		if def.Name == name && def.file >= 0 && !c.files[def.file].test && keep(def) {
 			out = append(out, d)
@@ -243,7 +243,7 @@ func (cr *codeResolver) method(mro []int32, name string) int32 {
 	c := cr.r.c
 	for _, cl := range mro {
 		cls := &c.defs[cl]
-		for _, d := range c.byName[strings.ToLower(name)] {
+		for _, d := range c.names.get(strings.ToLower(name)) {
 			def := &c.defs[d]
 			if def.Name == name && def.file == cls.file && def.Parent == cls.Qual && def.Kind.IsCallable() {
 				return d

@@ -169,7 +169,7 @@ type groups struct {
 type corpus struct {
 	gen   string     // the index stamp it was built at (index.Stamp)
 	tier  index.Tier // the index's tier at that stamp: set by whoever loads it, not persisted
-	par   Params // the field weights and BM25 parameters it is weighed with
+	par   Params     // the field weights and BM25 parameters it is weighed with
 	files []fileEntry
 	defs  []defEntry
 
@@ -182,10 +182,8 @@ type corpus struct {
 	// Derived in finish.
 	fileByID map[int64]int32
 	defByID  map[int64]int32
-	byName   map[string][]int32 // lower-case name → definitions
 	byPath   map[string]int32   // path → file
 	byModule map[string][]int32 // dotted module path and its suffixes → files ("core.basic" → sympy/core/basic.py)
-	byNorm   map[string][]int32 // normName of a name → definitions
 	norms    [256][]string      // the distinct normNames, by first byte, for near matches
 
 	// Vendored files, dispatch names, file breadth: deriveStructure
@@ -292,8 +290,6 @@ func (c *corpus) finish(par Params) {
 	for i := range c.defs {
 		c.defByID[c.defs[i].ID] = int32(i)
 	}
-	c.byName = c.names.toMap()
-	c.byNorm = c.norm.toMap()
 	c.norms = [256][]string{}
 	for _, n := range c.norm.keys {
 		if n != "" {
@@ -303,12 +299,15 @@ func (c *corpus) finish(par Params) {
 	c.deriveStructure()
 }
 
-func (g *groups) toMap() map[string][]int32 {
-	m := make(map[string][]int32, len(g.keys))
-	for i, k := range g.keys {
-		m[k] = g.items[g.start[i]:g.start[i+1]:g.start[i+1]]
+// get returns the items of key, nil if it has none. The keys are sorted,
+// so a lookup is a binary search: a one-shot process looks up a few
+// hundred keys, far fewer than building a map of all of them would cost.
+func (g *groups) get(key string) []int32 {
+	i, ok := slices.BinarySearch(g.keys, key)
+	if !ok {
+		return nil
 	}
-	return m
+	return g.items[g.start[i]:g.start[i+1]:g.start[i+1]]
 }
 
 // flatGroups lays m out flat, keys sorted.

@@ -208,7 +208,7 @@ func TestCorpusFileFollowsUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatalf("corpus file not rewritten: %v", err)
 	}
-	if _, ok := c.byName["beta_handler"]; !ok {
+	if c.names.get("beta_handler") == nil {
 		t.Errorf("the rewritten corpus file lacks the new definition")
 	}
 }

@@ -186,7 +186,7 @@ func pprOrder(adj map[int32]map[int32]float64, teleport map[int32]float64) (node
 // of the name, when there are few enough to be meaningful.
 func (c *corpus) resolve(name string, from int32) []int32 {
 	var all, local []int32
-	for _, d := range c.byName[strings.ToLower(name)] {
+	for _, d := range c.names.get(strings.ToLower(name)) {
 		if c.defs[d].Name != name {
 			continue
 		}

@@ -227,7 +227,7 @@ func (r *ranker) mentions() {
 	for _, m := range r.q.idents {
 		parts := strings.Split(m.text, ".")
 		name := parts[len(parts)-1]
-		cands := r.c.byName[strings.ToLower(name)]
+		cands := r.c.names.get(strings.ToLower(name))
 		if len(cands) == 0 {
 			continue
 		}
@@ -265,7 +265,7 @@ func (r *ranker) mentions() {
 // spells out, exactly or nearly (see fuzzy.go).
 func (r *ranker) phrases() {
 	for _, cand := range phraseCandidates(r.q.prose) {
-		if defs := r.c.byNorm[cand]; len(defs) > 0 {
+		if defs := r.c.norm.get(cand); len(defs) > 0 {
 			spec := 1 / (1 + math.Log(float64(len(defs))))
 			for _, d := range defs {
 				r.feat[FeatPhrase][d] = max(r.feat[FeatPhrase][d], spec)
@@ -273,7 +273,7 @@ func (r *ranker) phrases() {
 			continue
 		}
 		for _, near := range r.c.nearNames(cand) {
-			defs := r.c.byNorm[near.name]
+			defs := r.c.norm.get(near.name)
 			spec := near.ratio / (1 + math.Log(float64(len(defs))))
 			for _, d := range defs {
 				r.feat[FeatPhrase][d] = max(r.feat[FeatPhrase][d], spec)

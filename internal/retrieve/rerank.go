@@ -122,7 +122,7 @@ func (r *ranker) followUses(ctx context.Context, e *Engine, from []int32, skip i
 	}
 	for _, edge := range edges {
 		var targets []int32
-		for _, d := range r.c.byName[strings.ToLower(edge.Name)] {
+		for _, d := range r.c.names.get(strings.ToLower(edge.Name)) {
 			def := &r.c.defs[d]
 			if def.Name == edge.Name && def.file >= 0 && def.file != skip && !r.c.files[def.file].test && callableOrType(def.Kind) {
 				targets = append(targets, d)
