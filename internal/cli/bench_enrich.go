@@ -33,7 +33,9 @@ the calls the agent made next:
     own call tells it, was at least 130% of the prediction / those;
   - turns_saved_ratio: the agent's tool-call turns every call of which an
     earlier inline answered (its result holds the call's: a Read of a
-    window within an inlined file) / tool-call turns;
+    window within an inlined file) / tool-call turns; turns_saved_ceiling
+    beside it, the turns whose every call reads a file (and a line of the
+    window) that an earlier result names: what inlines could save at most;
   - net_cost_ratio: the runs' cost with enrichment over without, under
     Anthropic's prompt cache (reads 0.1x, writes 1.25x) with output at 5x:
     inlined results join the context from their turn on, a saved turn's

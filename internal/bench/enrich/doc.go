@@ -41,6 +41,11 @@
 //	                     call, was ≥ 130% of the prediction / those with a known size
 //	turns_saved_ratio    turns saved / tool-call turns; speculable_turns, the turns whose
 //	                     every call is of a tool that may run ahead, bound it
+//	turns_saved_ceiling  the turns an inline could save at most: those whose every call
+//	                     is a Read that a result of an earlier turn names (a search's, a
+//	                     listing's or a shell's, naming the file and, for a window, one
+//	                     of its lines), with turns_saved_ceiling_ratio over tool-call
+//	                     turns and named_reads the Reads counted
 //	calls_saved          by bucket: inline, prefetch, dedup (an earlier successful call
 //	                     with the same key, nothing stale since), fail_fast (the model's
 //	                     fail_fast_after_n same-key calls in a row found nothing)

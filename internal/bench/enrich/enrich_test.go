@@ -57,6 +57,13 @@ func TestSharedTrajectories(t *testing.T) {
 	if diff := cmp.Diff(rep, again); diff != "" {
 		t.Errorf("a second replay differs (-first +second):\n%s", diff)
 	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("%d of %d turns only read what an earlier result names", rep.TurnsSavedCeiling, rep.Turns); rep.TurnsSavedCeiling == 0 || !strings.Contains(text.String(), want) {
+		t.Errorf("the text report does not give the ceiling (%d turns):\n%s", rep.TurnsSavedCeiling, text.String())
+	}
 	var out bytes.Buffer
 	if err := rep.WriteJSON(&out); err != nil {
 		t.Fatal(err)
@@ -65,7 +72,7 @@ func TestSharedTrajectories(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &keys); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"prefetch_hit_rate", "decline_recall_loss", "cost_overrun_rate", "turns_saved_ratio", "net_cost_ratio", "calls_saved", "load_avg"} {
+	for _, k := range []string{"prefetch_hit_rate", "decline_recall_loss", "cost_overrun_rate", "turns_saved_ratio", "turns_saved_ceiling", "turns_saved_ceiling_ratio", "net_cost_ratio", "calls_saved", "load_avg"} {
 		if _, ok := keys[k]; !ok {
 			t.Errorf("--json has no %q", k)
 		}
@@ -88,6 +95,8 @@ func checkConsistent(t *testing.T, name string, c *Counts, r Rates, without, wit
 	le("known sizes <= admitted", c.Predictions, c.Inlined+c.Prefetches)
 	le("turns saved <= calls saved by inline", c.TurnsSaved, c.Saved[bucketInline])
 	le("turns saved <= speculable turns", c.TurnsSaved, c.SpeculableTurns)
+	le("turns saved ceiling <= speculable turns", c.TurnsSavedCeiling, c.SpeculableTurns)
+	le("turns saved ceiling <= reads named", c.TurnsSavedCeiling, c.NamedReads)
 	le("speculable turns <= turns", c.SpeculableTurns, c.Turns)
 	le("turns <= calls", c.Turns, c.Calls)
 	if n := c.Inlined + c.Prefetches + c.Declines; n != c.Candidates {
@@ -186,9 +195,10 @@ func TestInlineSavesATurn(t *testing.T) {
 		saved     int
 		cheaper   bool
 		inlineHit int
+		ceiling   int // the read of the file the search named is the one turn that could be saved
 	}{
-		{"hit", [2]string{`str_replace_editor {"command":"view","path":"/r/parse.go"}`, numbered(30)}, 1, true, 1},
-		{"miss", [2]string{`str_replace_editor {"command":"view","path":"/r/lex.go"}`, numbered(30)}, 0, false, 0},
+		{"hit", [2]string{`str_replace_editor {"command":"view","path":"/r/parse.go"}`, numbered(30)}, 1, true, 1, 1},
+		{"miss", [2]string{`str_replace_editor {"command":"view","path":"/r/lex.go"}`, numbered(30)}, 0, false, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,6 +212,9 @@ func TestInlineSavesATurn(t *testing.T) {
 			checkConsistent(t, tt.name, &rep.Counts, rep.Rates, rep.Without, rep.With)
 			if rep.Inlined != 1 || rep.InlineHits != tt.inlineHit || rep.TurnsSaved != tt.saved {
 				t.Errorf("inlined %d (%d used), %d turns saved; want 1 (%d used), %d", rep.Inlined, rep.InlineHits, rep.TurnsSaved, tt.inlineHit, tt.saved)
+			}
+			if rep.TurnsSavedCeiling != tt.ceiling {
+				t.Errorf("ceiling %d turns, want %d", rep.TurnsSavedCeiling, tt.ceiling)
 			}
 			if cheaper := rep.NetCostRatio < 1; cheaper != tt.cheaper {
 				t.Errorf("net cost ratio %.3f, want cheaper %v", rep.NetCostRatio, tt.cheaper)

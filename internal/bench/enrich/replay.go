@@ -54,8 +54,11 @@ type run struct {
 	// (frame included).
 	inlines map[int][]int
 	tokens  tokenCounter
-	// speculableTurns counts the turns whose every call is of a speculable tool.
-	speculableTurns int
+	// speculableTurns counts the turns whose every call is of a speculable tool;
+	// ceilingTurns the turns an inline could save at most, namedReads the reads in them
+	// (see ceiling).
+	speculableTurns          int
+	ceilingTurns, namedReads int
 }
 
 type tokenCounter interface {
@@ -76,6 +79,7 @@ func (o *Options) replay(s agentcalls.Session, counter tokenCounter) *run {
 		}
 	}
 	r.speculableTurns = o.speculableTurns(s)
+	r.ceilingTurns, r.namedReads = ceiling(s)
 	intent := planner.Keywords(s.Task)
 	all := make([]planner.Call, len(r.steps))
 	for i := range r.steps {

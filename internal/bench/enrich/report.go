@@ -31,6 +31,11 @@ type Counts struct {
 	// search, a listing): only they can be saved, so they bound TurnsSaved.
 	Turns           int `json:"tool_call_turns"`
 	SpeculableTurns int `json:"speculable_turns"`
+	// TurnsSavedCeiling is what inlines could save at most (see ceiling): the turns
+	// whose every call is a Read that a result of an earlier turn names, file and
+	// window; NamedReads the Reads in them.
+	TurnsSavedCeiling int `json:"turns_saved_ceiling"`
+	NamedReads        int `json:"named_reads"`
 	// Plans are the calls after which the planner ran: every call the gateway saw.
 	Plans      int `json:"plans"`
 	Candidates int `json:"candidates"`
@@ -83,6 +88,8 @@ func (c *Counts) add(d *Counts) {
 	c.Calls += d.Calls
 	c.Turns += d.Turns
 	c.SpeculableTurns += d.SpeculableTurns
+	c.TurnsSavedCeiling += d.TurnsSavedCeiling
+	c.NamedReads += d.NamedReads
 	c.Plans += d.Plans
 	c.Candidates += d.Candidates
 	c.Inlines += d.Inlines
@@ -146,6 +153,9 @@ type Rates struct {
 	DeclinesCalledRate float64 `json:"declines_called_rate"`
 	CostOverrunRate    float64 `json:"cost_overrun_rate"` // overruns / predictions known
 	TurnsSavedRatio    float64 `json:"turns_saved_ratio"` // turns saved / tool-call turns
+	// TurnsSavedCeilingRatio is the ceiling of TurnsSavedRatio: turns saved at most /
+	// tool-call turns.
+	TurnsSavedCeilingRatio float64 `json:"turns_saved_ceiling_ratio"`
 	// NetCostRatio is the cost of the runs with enrichment over without, under
 	// Anthropic's prompt cache with output priced (see the package documentation);
 	// NetCostRatioOpenAI under OpenAI's.
@@ -155,14 +165,15 @@ type Rates struct {
 
 func (c *Counts) rates(without, with Cost) Rates {
 	return Rates{
-		PrefetchHitRate:    ratio(c.PrefetchHits, c.Prefetches),
-		InlineHitRate:      ratio(c.InlineHits, c.Inlined),
-		DeclineRecallLoss:  ratio(c.DeclinesLost, c.Declines),
-		DeclinesCalledRate: ratio(c.DeclinesCalled, c.Declines),
-		CostOverrunRate:    ratio(c.Overruns, c.Predictions),
-		TurnsSavedRatio:    ratio(c.TurnsSaved, c.Turns),
-		NetCostRatio:       ratioF(with.Anthropic, without.Anthropic),
-		NetCostRatioOpenAI: ratioF(with.OpenAI, without.OpenAI),
+		PrefetchHitRate:        ratio(c.PrefetchHits, c.Prefetches),
+		InlineHitRate:          ratio(c.InlineHits, c.Inlined),
+		DeclineRecallLoss:      ratio(c.DeclinesLost, c.Declines),
+		DeclinesCalledRate:     ratio(c.DeclinesCalled, c.Declines),
+		CostOverrunRate:        ratio(c.Overruns, c.Predictions),
+		TurnsSavedRatio:        ratio(c.TurnsSaved, c.Turns),
+		TurnsSavedCeilingRatio: ratio(c.TurnsSavedCeiling, c.Turns),
+		NetCostRatio:           ratioF(with.Anthropic, without.Anthropic),
+		NetCostRatioOpenAI:     ratioF(with.OpenAI, without.OpenAI),
 	}
 }
 
@@ -246,6 +257,7 @@ func (r *run) report(t traj.Trajectory, enc *costsim.Encoder) (*TrajectoryReport
 	}
 	c.TurnsSaved = len(r.saved)
 	c.SpeculableTurns = r.speculableTurns
+	c.TurnsSavedCeiling, c.NamedReads = r.ceilingTurns, r.namedReads
 	conv, err := newConversation(t, enc)
 	if err != nil {
 		return nil, err
@@ -354,6 +366,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Sprintf("%d of %d known sizes >= %.0f%% of predicted", r.Overruns, r.Predictions, Overrun*100))
 	row("turns_saved_ratio", r.TurnsSavedRatio, fmt.Sprintf(">= %.2f", TargetTurnsSavedRatio), r.TurnsSavedRatio >= TargetTurnsSavedRatio,
 		fmt.Sprintf("%d of %d turns; %d turns only read, search or list", r.TurnsSaved, r.Turns, r.SpeculableTurns))
+	fmt.Fprintf(tw, "turns_saved_ceiling\t%.3f\t\t%d of %d turns only read what an earlier result names (%d reads): what inlines could save at most\n",
+		r.TurnsSavedCeilingRatio, r.TurnsSavedCeiling, r.Turns, r.NamedReads)
 	row("net_cost_ratio", r.NetCostRatio, fmt.Sprintf("<= %.2f", TargetNetCostRatio), r.NetCostRatio <= TargetNetCostRatio,
 		fmt.Sprintf("%.0f with / %.0f without (Anthropic cache, output 5x)", r.With.Anthropic, r.Without.Anthropic))
 	fmt.Fprintf(tw, "net_cost_ratio_openai\t%.3f\t\t%.0f with / %.0f without (OpenAI cache, output 4x)\n", r.NetCostRatioOpenAI, r.With.OpenAI, r.Without.OpenAI)
