@@ -408,7 +408,8 @@ func (ec *enrichCall) plan(ctx context.Context, res *mcp.CallToolResult) {
 	}
 	cands := e.o.Planner.Plan(history, intent, b)
 	var inline []*fetch
-	var inlinePlans []int // their entries in ec.plans
+	var inlinePlans []int  // their entries in ec.plans
+	var approximate []bool // whether their arguments are a guess (a window around a hit)
 	for i := range cands {
 		c := &cands[i]
 		dec, reason := c.Decision, c.Reason
@@ -424,6 +425,7 @@ func (ec *enrichCall) plan(ctx context.Context, res *mcp.CallToolResult) {
 			case dec == planner.Inline:
 				inline = append(inline, f)
 				inlinePlans = append(inlinePlans, len(ec.plans))
+				approximate = append(approximate, c.Approximate)
 			}
 		}
 		args, _ := json.Marshal(c.Args)
@@ -437,10 +439,19 @@ func (ec *enrichCall) plan(ctx context.Context, res *mcp.CallToolResult) {
 	var why []string
 	ec.blocks, why = ec.s.awaitInline(ctx, inline, e.o.InlineWait, e.o.TurnBudget, e.count)
 	for i, w := range why {
-		if w != "" { // what was not inlined was prefetched: telemetry says so, and why
-			p := &ec.plans[inlinePlans[i]]
-			p.Decision, p.Reason = string(planner.Prefetch), "inline: "+w
+		if w == "" {
+			continue
 		}
+		p := &ec.plans[inlinePlans[i]]
+		if approximate[i] {
+			// A guessed window is worth showing, not keeping: the cache answers only
+			// an identical call, and the agent's own read seldom has its bounds.
+			ec.s.discard(inline[i])
+			p.Decision, p.Reason = string(planner.Declined), "inline: "+w+"; approximate arguments are not kept"
+			continue
+		}
+		// What was not inlined was prefetched: telemetry says so, and why.
+		p.Decision, p.Reason = string(planner.Prefetch), "inline: "+w
 	}
 }
 

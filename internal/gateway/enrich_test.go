@@ -651,3 +651,37 @@ func TestEnrichCacheBounds(t *testing.T) {
 		t.Error("a result answered two calls")
 	}
 }
+
+// TestEnrichApproximateNotKept: an inline follow-up whose arguments are a guess (a window
+// around a search's hit) that cannot be inlined is stopped and not kept for the agent's
+// call, since the cache answers only an identical call and the agent's own read seldom has
+// the guessed bounds; telemetry says it was declined, and why.
+func TestEnrichApproximateNotKept(t *testing.T) {
+	reg := toolvalue.NewRegistry(toolvalue.Builtin())
+	reg.SetUser(rules{
+		// A hit at line 1560 of a.go: the window around it starts at line 1500, which the
+		// slow tool takes as milliseconds, so the follow-up misses the inline wait.
+		"up__get_value": readOnly(edge("up__sleep", map[string]string{"ms": "result.hits.offset"})),
+		"up__sleep":     readOnly(),
+	}.layer())
+	log := &callLog{}
+	h := startGateway(t, []config.Upstream{stdioUpstream(t, "up", nil)}, &Options{
+		Shaper: pipeline.Default(pipeline.Options{Telemetry: log}),
+		Enrich: &Enrich{Mode: config.EnrichInline, Tools: reg, InlineWait: 100 * time.Millisecond},
+	})
+	down := h.connect(t, clientOptions{})
+	down.waitTools(t, func(m map[string]*mcp.Tool) bool { return m["up__calls"] != nil })
+	down.call(t, "up__set_value", map[string]any{"value": "a.go:1560:	return parse(x)"})
+
+	if res := down.call(t, "up__get_value", map[string]any{"delay_ms": 0}); len(res.Content) != 1 {
+		t.Errorf("get_value has %d contents, want it alone", len(res.Content))
+	}
+	p := recorded(log, "up__get_value")[0].Plans
+	if len(p) != 1 || p[0].Tool != "up__sleep" || p[0].Decision != telemetry.DecisionDeclined || !strings.Contains(p[0].Reason, "approximate arguments are not kept") {
+		t.Fatalf("plans: %+v, want the window around the hit declined once it missed the inline, saying why", p)
+	}
+	down.call(t, "up__sleep", map[string]any{"ms": 1500})
+	if got := recorded(log, "up__sleep"); len(got) != 1 || got[0].Served != "" {
+		t.Errorf("telemetry of sleep: %+v, want it answered by the upstream, not by the follow-up", got)
+	}
+}

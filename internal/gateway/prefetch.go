@@ -123,6 +123,17 @@ func (s *enrichSession) drop(f *fetch) {
 	}
 }
 
+// discard stops f if it is still in flight and forgets it: what it returns is not kept.
+func (s *enrichSession) discard(f *fetch) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f.stale = true
+	if f.res == nil {
+		f.cancel()
+	}
+	s.drop(f)
+}
+
 // invalidate drops the results that stale makes stale, and stops the follow-ups in
 // flight that it makes stale: what they return is discarded.
 func (s *enrichSession) invalidate(stale staleRule) {
