@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +111,20 @@ func runClaudeMCP(t *testing.T, bin string, w fsWorkspace, name string, spec map
 		{Name: prefix + "read_text_file", Input: map[string]any{"path": w.File}},
 		{Name: prefix + "directory_tree", Input: map[string]any{"path": w.Tree}},
 	}
+	results, exchanges := runClaudeScript(t, bin, w, name, spec, calls,
+		"Read notes/design.md twice with the filesystem tools, then list the tree directory.")
+	if name == "fs" {
+		saveClaudeFixture(t, exchanges)
+	}
+	return clientRun{results: results}
+}
+
+// runClaudeScript runs one Claude Code session with the MCP server spec registered as
+// name and the scripted model making calls (allowed without asking), and returns what
+// Claude Code sent back to the model for each call, with every exchange with the API. It
+// fails the test unless the session completed with every call answered, in order.
+func runClaudeScript(t *testing.T, bin string, w fsWorkspace, name string, spec map[string]any, calls []claude.ToolCall, prompt string) ([]claude.ToolResult, []claude.Exchange) {
+	t.Helper()
 	api, err := claude.Start(&claude.Options{Script: claude.Script{Calls: calls}, Record: true})
 	if err != nil {
 		t.Fatal(err)
@@ -128,13 +143,19 @@ func runClaudeMCP(t *testing.T, bin string, w fsWorkspace, name string, spec map
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	var allowed []string
+	for _, c := range calls {
+		if !slices.Contains(allowed, c.Name) {
+			allowed = append(allowed, c.Name)
+		}
+	}
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	res, err := claude.Run(ctx, claude.Session{
 		Bin: bin, BaseURL: api.URL, Workspace: w.Root, Home: home,
-		Prompt:       "Read notes/design.md twice with the filesystem tools, then list the tree directory.",
+		Prompt:       prompt,
 		MCPConfig:    mcpConfig,
-		AllowedTools: []string{prefix + "read_text_file", prefix + "directory_tree"},
+		AllowedTools: allowed,
 		Env:          []string{"ENABLE_TOOL_SEARCH=false", "MCP_TIMEOUT=60000"},
 	})
 	if err != nil {
@@ -154,10 +175,7 @@ func runClaudeMCP(t *testing.T, bin string, w fsWorkspace, name string, spec map
 			t.Fatalf("%s: result %d answers %s, want %s", name, i, r.Tool, calls[i].Name)
 		}
 	}
-	if name == "fs" {
-		saveClaudeFixture(t, api.Exchanges())
-	}
-	return clientRun{results: results}
+	return results, api.Exchanges()
 }
 
 // saveClaudeFixture saves the request that carried the first read's result back to the

@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -46,7 +43,8 @@ follow_up = [{ tool = "fs__read_text_file", probability = 0.9, args = { path = "
 `)
 			}
 			wbin, wargs, wenv := winnowCommand(t, cfg)
-			results := runClaudeScript(t, bin, w, map[string]any{"command": wbin, "args": wargs, "env": wenv}, calls)
+			results, _ := runClaudeScript(t, bin, w, "winnow", map[string]any{"command": wbin, "args": wargs, "env": wenv}, calls,
+				"Find design.md with the filesystem tools and read it.")
 
 			search, read := results[0].Text(), results[1].Text()
 			if !strings.Contains(search, w.File) {
@@ -95,57 +93,6 @@ func appendConfig(t *testing.T, path, text string) {
 	if _, err := f.WriteString(text); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// runClaudeScript runs one Claude Code session with winnow registered as the MCP server
-// "winnow" and the scripted model making calls, and returns what Claude Code sent back to
-// the model for each.
-func runClaudeScript(t *testing.T, bin string, w fsWorkspace, spec map[string]any, calls []claude.ToolCall) []claude.ToolResult {
-	t.Helper()
-	api, err := claude.Start(&claude.Options{Script: claude.Script{Calls: calls}, Record: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
-	dir := t.TempDir()
-	mcpConfig := filepath.Join(dir, "mcp.json")
-	data, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"winnow": spec}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(mcpConfig, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(dir, "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var allowed []string
-	for _, c := range calls {
-		allowed = append(allowed, c.Name)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	res, err := claude.Run(ctx, claude.Session{
-		Bin: bin, BaseURL: api.URL, Workspace: w.Root, Home: home,
-		Prompt:       "Find design.md with the filesystem tools and read it.",
-		MCPConfig:    mcpConfig,
-		AllowedTools: allowed,
-		Env:          []string{"ENABLE_TOOL_SEARCH=false", "MCP_TIMEOUT=60000"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := api.Report()
-	for _, v := range rep.Violations {
-		t.Errorf("invalid request: %s", v)
-	}
-	results := api.ToolResults()
-	if !res.Success() || !rep.Finished || len(results) != len(calls) {
-		t.Fatalf("claude -p: subtype %q, is_error %v, result %q; script finished %v with %d of %d results\nstderr: %s",
-			res.Subtype, res.IsError, res.Result, rep.Finished, len(results), len(calls), res.Stderr)
-	}
-	return results
 }
 
 // waitEvents waits for winnow to have written n telemetry events (it writes them off the
