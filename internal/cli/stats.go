@@ -56,20 +56,9 @@ the conversations the proxy forwards.`,
   winnow stats --since 7d --json`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var from time.Time
-			if since != "" {
-				d, err := parseSince(since)
-				if err != nil {
-					return usageError{err}
-				}
-				from = time.Now().Add(-d)
-			}
-			path := file
-			if path == "" {
-				var err error
-				if path, err = a.telemetryPath(); err != nil {
-					return err
-				}
+			path, from, err := a.telemetryRange(file, since)
+			if err != nil {
+				return err
 			}
 			s, err := telemetry.SummarizeFile(path, from)
 			if errors.Is(err, fs.ErrNotExist) {
@@ -119,4 +108,21 @@ func parseSince(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("--since %q: want a positive duration such as 90m, 24h or 7d", s)
 	}
 	return d, nil
+}
+
+// telemetryRange returns the telemetry file to read, file or the configured one, and the
+// time from which to read it: since (24h, 7d) ago, or the beginning.
+func (a *app) telemetryRange(file, since string) (path string, from time.Time, err error) {
+	if since != "" {
+		d, err := parseSince(since)
+		if err != nil {
+			return "", time.Time{}, usageError{err}
+		}
+		from = time.Now().Add(-d)
+	}
+	if file != "" {
+		return file, from, nil
+	}
+	path, err = a.telemetryPath()
+	return path, from, err
 }

@@ -66,20 +66,9 @@ tune from-logs' mines them with their arguments from the agents' own logs.`,
   winnow tune analyze --since 7d --json`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var from time.Time
-			if since != "" {
-				d, err := parseSince(since)
-				if err != nil {
-					return usageError{err}
-				}
-				from = time.Now().Add(-d)
-			}
-			path := file
-			if path == "" {
-				var err error
-				if path, err = a.telemetryPath(); err != nil {
-					return err
-				}
+			path, from, err := a.telemetryRange(file, since)
+			if err != nil {
+				return err
 			}
 			tel, err := tune.ReadTelemetry(path, from)
 			if errors.Is(err, fs.ErrNotExist) {
