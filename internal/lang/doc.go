@@ -88,10 +88,24 @@ A pass that cannot read a file with confidence (brackets that do not
 balance, a string that does not close: a file in the middle of an
 edit) refuses it with ErrScan and the index leaves it to the parser; so
 does a scanner bug, recovered, never a crash. A language without a pass
-is ErrNoScanner. On sympy (1,545 Python files) the Python pass finds
-every one of the parser's 49,604 definitions with the same qualified
-name, kind, span, signature and doc, and 99.99% of its references
-(TestScanAgreesWithParser holds it to that on the golden files).
+is ErrNoScanner. Passes: Python (scan_python.go, by indentation), Go
+(scan_go.go, by Go's newline rule), Ruby (scan_ruby.go, counting the
+blocks an end closes), and JavaScript, TypeScript, TSX, Java, C#,
+Kotlin, Rust, C and C++ (scan_braces.go, one pass with each language's
+words in scan_langs.go). Measured against the parser, definitions with
+the same kind, qualified name and lines:
+
+	Python  sympy, 1,545 files       49,604 of 49,604, same signatures and docs
+	Go      this repository, 803     11,248 of 11,248, same signatures and docs
+	JS      npm's lib, 137 files      1,242 of 1,242
+	TS      zod's src, 332 files      98.8%
+	Java    141 files on this host   99.8%
+	Rust    126 files                97.7%
+	C#      32 files                 96.9%
+	C       astropy's, 128 files     88.3% (2 refused: braces split by #ifdef)
+
+TestScanAgreesWithParser holds each language to its share on the
+parser's golden files (Python, Go, C, Ruby: all, exactly).
 
 # Resources
 

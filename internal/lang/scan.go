@@ -25,8 +25,18 @@ var (
 
 // scanPasses are the languages with a fast scanner and their passes.
 var scanPasses = map[*Language]func(*scanFile){
-	pythonLang: scanPython,
-	goLang:     scanGo,
+	pythonLang:     scanPython,
+	goLang:         scanGo,
+	javascriptLang: scanBraces(javascriptBraces),
+	typescriptLang: scanBraces(typescriptBraces),
+	tsxLang:        scanBraces(typescriptBraces),
+	javaLang:       scanBraces(javaBraces),
+	csharpLang:     scanBraces(csharpBraces),
+	kotlinLang:     scanBraces(kotlinBraces),
+	rustLang:       scanBraces(rustBraces),
+	cLang:          scanBraces(cBraces),
+	cppLang:        scanBraces(cppBraces),
+	rubyLang:       scanRuby,
 }
 
 // HasScanner reports whether the language has a fast scanner.
@@ -99,6 +109,17 @@ func (sc *Scanner) Scan(l *Language, path string, src []byte) (f *symbol.File, e
 var scanSyntax = map[*Language]*lexSyntax{
 	pythonLang: {hashComments: true, quotes: `"'`, triple: true, pyPrefix: true},
 	goLang:     {slashComments: true, quotes: `"`, charQuote: true, goRaw: true},
+
+	javascriptLang: {slashComments: true, quotes: `"'`, template: true, regex: true, dollar: true},
+	typescriptLang: {slashComments: true, quotes: `"'`, template: true, regex: true, dollar: true},
+	tsxLang:        {slashComments: true, quotes: `"'`, template: true, regex: true, dollar: true},
+	javaLang:       {slashComments: true, quotes: `"`, charQuote: true, triple: true},
+	csharpLang:     {slashComments: true, quotes: `"`, charQuote: true, triple: true, csVerbatim: true},
+	kotlinLang:     {slashComments: true, nestComments: true, quotes: `"`, charQuote: true, triple: true},
+	rustLang:       {slashComments: true, nestComments: true, quotes: `"`, lifetimes: true, rustRaw: true},
+	cLang:          {slashComments: true, quotes: `"`, charQuote: true},
+	cppLang:        {slashComments: true, quotes: `"`, charQuote: true, cppRaw: true},
+	rubyLang:       {hashComments: true, quotes: "\"'`", regex: true, rubyLex: true},
 }
 
 // scanFile is the state of scanning one file.
@@ -179,6 +200,9 @@ func (s *scanFile) addDef(kind symbol.Kind, name int, start, end int32) *scanDef
 	d := &scanDef{sigFrom: -1}
 	d.kind = kind
 	d.name = normalizeName(s.text(name))
+	if s.toks[name].kind == tString {
+		d.name = trimQuotes(d.name) // enum { "Blue" }, declare module "x"
+	}
 	d.start, d.end = uint(start), uint(end)
 	d.sigEnd = end
 	if d.name == "" || len(d.name) > maxNameBytes {

@@ -92,6 +92,9 @@ func (g *goScan) typeSpec(k, start int) int {
 // closing bracket, ++, -- or one of break, continue, fallthrough and
 // return, at a ';', and where the group holding it closes.
 func (s *scanFile) goEnd(i int, match []int32) int {
+	if i >= len(s.toks) {
+		return len(s.toks) - 1 // the file ended: a declaration cut short
+	}
 	k := i
 	for {
 		if m := match[k]; m > int32(k) {

@@ -188,8 +188,9 @@ func (l *lexer) runRange(i, n int) {
 			case '}':
 				if k := len(l.tmpl); k > 0 && l.tmpl[k-1] == l.depth {
 					l.tmpl = l.tmpl[:k-1]
+					l.depth--
 					l.toks = l.toks[:len(l.toks)-1] // the "}" closing ${…} belongs to the template
-					i = l.templateRest(i + 1)
+					i = l.templateRest(i, i+1)
 					continue
 				}
 				l.depth--
@@ -378,7 +379,7 @@ func (l *lexer) quoted(i int) int {
 		l.emitMultiline(tString, i, end+1)
 		return end + 1
 	case q == '`' && syn.template:
-		return l.templateRest(i + 1)
+		return l.templateRest(i, i+1)
 	case q == '\'' && syn.lifetimes:
 		return l.rustQuote(i)
 	case q == '\'' && syn.charQuote:
@@ -551,11 +552,11 @@ func (l *lexer) emitMultiline(kind tokKind, start, end int) {
 }
 
 // templateRest consumes a JavaScript template from i, just past its
-// opening backquote or the "}" of an expression inside it, up to its end
-// or the next "${", whose code the main loop lexes.
-func (l *lexer) templateRest(i int) int {
+// opening backquote or the "}" of an expression inside it (the token
+// starts at start, that backquote or brace), up to its end or the next
+// "${", whose code the main loop lexes.
+func (l *lexer) templateRest(start, i int) int {
 	src := l.src
-	start := i
 	for k := i; k < len(src); k++ {
 		switch src[k] {
 		case '\\':
