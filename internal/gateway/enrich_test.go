@@ -213,13 +213,20 @@ func edge(tool string, args map[string]string) toolvalue.FollowUp {
 // with the built-in models and user, recording telemetry in the returned log.
 func plannerGateway(t *testing.T, mode string, user rules) (*harness, *client, *callLog) {
 	t.Helper()
+	return plannerGatewayWith(t, &Enrich{Mode: mode}, user)
+}
+
+// plannerGatewayWith is plannerGateway with the planner's options e (Tools is set here).
+func plannerGatewayWith(t *testing.T, e *Enrich, user rules) (*harness, *client, *callLog) {
+	t.Helper()
 	reg := toolvalue.NewRegistry(toolvalue.Builtin())
 	reg.SetUser(user.layer())
+	e.Tools = reg
 	log := &callLog{}
 	pipe := pipeline.Default(pipeline.Options{Telemetry: log})
 	h := startGateway(t, []config.Upstream{stdioUpstream(t, "up", nil)}, &Options{
 		Shaper: pipe,
-		Enrich: &Enrich{Mode: mode, Tools: reg},
+		Enrich: e,
 	})
 	down := h.connect(t, clientOptions{})
 	down.waitTools(t, func(m map[string]*mcp.Tool) bool { return m["up__calls"] != nil })
@@ -387,18 +394,10 @@ func TestEnrichInlineDelimited(t *testing.T) {
 // wait is not waited for: the result goes without it, telemetry says it was prefetched
 // instead and why, and it answers the agent's identical call once it lands.
 func TestEnrichInlineWaitBounded(t *testing.T) {
-	reg := toolvalue.NewRegistry(toolvalue.Builtin())
-	reg.SetUser(rules{
+	_, down, log := plannerGatewayWith(t, &Enrich{Mode: config.EnrichInline, InlineWait: 100 * time.Millisecond}, rules{
 		"up__echo":      readOnly(edge("up__get_value", map[string]string{"delay_ms": "const:1500"})),
 		"up__get_value": readOnly(),
-	}.layer())
-	log := &callLog{}
-	h := startGateway(t, []config.Upstream{stdioUpstream(t, "up", nil)}, &Options{
-		Shaper: pipeline.Default(pipeline.Options{Telemetry: log}),
-		Enrich: &Enrich{Mode: config.EnrichInline, Tools: reg, InlineWait: 100 * time.Millisecond},
 	})
-	down := h.connect(t, clientOptions{})
-	down.waitTools(t, func(m map[string]*mcp.Tool) bool { return m["up__calls"] != nil })
 	down.call(t, "up__set_value", map[string]any{"value": "v"})
 
 	start := time.Now()
@@ -657,20 +656,12 @@ func TestEnrichCacheBounds(t *testing.T) {
 // call, since the cache answers only an identical call and the agent's own read seldom has
 // the guessed bounds; telemetry says it was declined, and why.
 func TestEnrichApproximateNotKept(t *testing.T) {
-	reg := toolvalue.NewRegistry(toolvalue.Builtin())
-	reg.SetUser(rules{
+	_, down, log := plannerGatewayWith(t, &Enrich{Mode: config.EnrichInline, InlineWait: 100 * time.Millisecond}, rules{
 		// A hit at line 1560 of a.go: the window around it starts at line 1500, which the
 		// slow tool takes as milliseconds, so the follow-up misses the inline wait.
 		"up__get_value": readOnly(edge("up__sleep", map[string]string{"ms": "result.hits.offset"})),
 		"up__sleep":     readOnly(),
-	}.layer())
-	log := &callLog{}
-	h := startGateway(t, []config.Upstream{stdioUpstream(t, "up", nil)}, &Options{
-		Shaper: pipeline.Default(pipeline.Options{Telemetry: log}),
-		Enrich: &Enrich{Mode: config.EnrichInline, Tools: reg, InlineWait: 100 * time.Millisecond},
 	})
-	down := h.connect(t, clientOptions{})
-	down.waitTools(t, func(m map[string]*mcp.Tool) bool { return m["up__calls"] != nil })
 	down.call(t, "up__set_value", map[string]any{"value": "a.go:1560:	return parse(x)"})
 
 	if res := down.call(t, "up__get_value", map[string]any{"delay_ms": 0}); len(res.Content) != 1 {
