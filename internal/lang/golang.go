@@ -1,9 +1,6 @@
 package lang
 
 import (
-	"unicode"
-	"unicode/utf8"
-
 	golang "github.com/tree-sitter/tree-sitter-go/bindings/go"
 
 	"github.com/winnowhq/winnow/internal/symbol"
@@ -25,10 +22,4 @@ var goLang = &Language{
 
 // goVisibility: an upper-case initial exports a name; anything else is
 // visible in its package only.
-func goVisibility(c *defContext) symbol.Visibility {
-	r, _ := utf8.DecodeRuneInString(c.name())
-	if unicode.IsUpper(r) {
-		return symbol.Public
-	}
-	return symbol.Internal
-}
+func goVisibility(c *defContext) symbol.Visibility { return goVisibilityOf(c.name()) }

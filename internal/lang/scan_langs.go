@@ -165,26 +165,21 @@ func ecmaScanVisibility(mods []string, name string, in symbol.Kind) symbol.Visib
 }
 
 func javaScanVisibility(mods []string, name string, in symbol.Kind) symbol.Visibility {
-	switch {
-	case hasWord(mods, "private"):
-		return symbol.Private
-	case hasWord(mods, "protected"):
-		return symbol.Protected
-	case hasWord(mods, "public"), in == symbol.Interface:
+	if v, ok := accessFromWords(mods); ok {
+		return v
+	}
+	if in == symbol.Interface {
 		return symbol.Public
 	}
 	return symbol.Internal
 }
 
 func csharpScanVisibility(mods []string, name string, in symbol.Kind) symbol.Visibility {
+	if v, ok := accessFromWords(mods); ok {
+		return v
+	}
 	switch {
-	case hasWord(mods, "private"):
-		return symbol.Private
-	case hasWord(mods, "protected"):
-		return symbol.Protected
-	case hasWord(mods, "internal"):
-		return symbol.Internal
-	case hasWord(mods, "public"), in == symbol.Interface, in == symbol.Enum, in == symbol.Namespace && name != "":
+	case in == symbol.Interface, in == symbol.Enum, in == symbol.Namespace && name != "":
 		return symbol.Public
 	case in.IsType():
 		return symbol.Private
@@ -193,15 +188,8 @@ func csharpScanVisibility(mods []string, name string, in symbol.Kind) symbol.Vis
 }
 
 func kotlinScanVisibility(mods []string, name string, in symbol.Kind) symbol.Visibility {
-	switch {
-	case hasWord(mods, "private"):
-		return symbol.Private
-	case hasWord(mods, "protected"):
-		return symbol.Protected
-	case hasWord(mods, "internal"):
-		return symbol.Internal
-	}
-	return symbol.Public
+	v, _ := accessFromWords(mods) // Kotlin's default is public, as is accessFromWords'
+	return v
 }
 
 func rustScanVisibility(mods []string, name string, in symbol.Kind) symbol.Visibility {
