@@ -397,17 +397,7 @@ func TestClaudeCodeCases(t *testing.T) {
 	if s.Task != "fix the bug" {
 		t.Errorf("task %q, want the user's own words", s.Task)
 	}
-	type call struct {
-		Tool  string
-		Args  map[string]any
-		Res   string
-		Error bool
-		Turn  int
-	}
-	var got []call
-	for _, c := range s.Calls {
-		got = append(got, call{c.Tool, c.Args, c.Result, c.Error, c.Turn})
-	}
+	got := calls(s)
 	want := []call{
 		{Grep, map[string]any{"pattern": "Foo", "path": "/r"}, "boom", true, 2},
 		{Edit, map[string]any{"file_path": "/r/a.go"}, "ok", false, 2},
@@ -446,17 +436,7 @@ func TestCodexCases(t *testing.T) {
 	if s.Task != "list the repo" {
 		t.Errorf("task %q", s.Task)
 	}
-	type call struct {
-		Tool  string
-		Args  map[string]any
-		Res   string
-		Error bool
-		Turn  int
-	}
-	var got []call
-	for _, c := range s.Calls {
-		got = append(got, call{c.Tool, c.Args, c.Result, c.Error, c.Turn})
-	}
+	got := calls(s)
 	want := []call{
 		{LS, map[string]any{"path": "/repo/src"}, "a.go\nb.go\n", false, 2},
 		{"mcp__fs__read", map[string]any{"path": "/repo/a.go"}, "package a", false, 2},
@@ -470,4 +450,22 @@ func TestCodexCases(t *testing.T) {
 	if _, _, err := ReadCodex(strings.NewReader(`{"type":"other"}`+"\n"), "x.jsonl"); err == nil || !strings.Contains(err.Error(), "not a Codex rollout") {
 		t.Errorf("not a rollout: err %v", err)
 	}
+}
+
+// A call is what the transcript tests compare of a Call.
+type call struct {
+	Tool  string
+	Args  map[string]any
+	Res   string
+	Error bool
+	Turn  int
+}
+
+// calls returns what the transcript tests compare of s's calls.
+func calls(s Session) []call {
+	var out []call
+	for _, c := range s.Calls {
+		out = append(out, call{c.Tool, c.Args, c.Result, c.Error, c.Turn})
+	}
+	return out
 }
