@@ -24,17 +24,7 @@ func TestMCPThroughCodex(t *testing.T) {
 
 	direct := runCodexMCP(t, bin, w, "fs", fmt.Sprintf("command = \"node\"\nargs = [%q, %q]\n", filesystem, w.Root), "")
 	cfg, tel := winnowConfig(t, filesystem, w)
-	wbin, wargs, wenv := winnowCommand(t, cfg)
-	quoted := make([]string, len(wargs))
-	for i, a := range wargs {
-		quoted[i] = fmt.Sprintf("%q", a)
-	}
-	var env []string
-	for k, v := range wenv {
-		env = append(env, fmt.Sprintf("%s = %q", k, v))
-	}
-	via := runCodexMCP(t, bin, w, "winnow", fmt.Sprintf("command = %q\nargs = [%s]\nenv = { %s }\n",
-		wbin, strings.Join(quoted, ", "), strings.Join(env, ", ")), "fs__")
+	via := runCodexMCP(t, bin, w, "winnow", winnowTable(t, cfg), "fs__")
 
 	form := codexForm(direct[0].Text(), w.FileText)
 	t.Logf("Codex forwards a read_text_file result (content text plus structuredContent) as: %s", form)
@@ -169,6 +159,20 @@ func runCodexMCP(t *testing.T, bin string, w fsWorkspace, name, table, toolPrefi
 		{Namespace: ns, Name: toolPrefix + "read_text_file", Arguments: map[string]any{"path": w.File}},
 		{Namespace: ns, Name: toolPrefix + "directory_tree", Arguments: map[string]any{"path": w.Tree}},
 	}
+	results, requests := runCodexScript(t, bin, w, name, table, calls,
+		"Read notes/design.md twice with the filesystem tools, then list the tree directory.")
+	if name == "fs" {
+		saveCodexFixture(t, requests)
+	}
+	return results
+}
+
+// runCodexScript runs one Codex session (codex exec) with the MCP server table registered
+// as name and the scripted model making calls, and returns the output Codex sent back to
+// the model for each call, with every request it made. It fails the test unless the
+// session completed with every call answered.
+func runCodexScript(t *testing.T, bin string, w fsWorkspace, name, table string, calls []codex.ToolCall, prompt string) ([]codex.ToolResult, []codex.Received) {
+	t.Helper()
 	api, err := codex.StartServer(&codex.ServerOptions{Calls: calls, Record: true})
 	if err != nil {
 		t.Fatal(err)
@@ -179,8 +183,7 @@ func runCodexMCP(t *testing.T, bin string, w fsWorkspace, name, table, toolPrefi
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	sess, err := codex.ExecConfig(ctx, bin, w.Root, filepath.Join(dir, "home"), config,
-		"Read notes/design.md twice with the filesystem tools, then list the tree directory.")
+	sess, err := codex.ExecConfig(ctx, bin, w.Root, filepath.Join(dir, "home"), config, prompt)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -193,10 +196,22 @@ func runCodexMCP(t *testing.T, bin string, w fsWorkspace, name, table, toolPrefi
 		t.Fatalf("%s: codex exec: exit %d, final %q, errors %v; script finished %v with %d of %d results; API errors %v\nstderr: %s",
 			name, sess.ExitCode, sess.Final, sess.Errors, rep.Finished, len(results), len(calls), rep.Errors, sess.Stderr)
 	}
-	if name == "fs" {
-		saveCodexFixture(t, api.Requests())
+	return results, api.Requests()
+}
+
+// winnowTable is the [mcp_servers] table body that runs `winnow mcp` with cfg for Codex.
+func winnowTable(t *testing.T, cfg string) string {
+	t.Helper()
+	wbin, wargs, wenv := winnowCommand(t, cfg)
+	quoted := make([]string, len(wargs))
+	for i, a := range wargs {
+		quoted[i] = fmt.Sprintf("%q", a)
 	}
-	return results
+	var env []string
+	for k, v := range wenv {
+		env = append(env, fmt.Sprintf("%s = %q", k, v))
+	}
+	return fmt.Sprintf("command = %q\nargs = [%s]\nenv = { %s }\n", wbin, strings.Join(quoted, ", "), strings.Join(env, ", "))
 }
 
 // saveCodexFixture saves the request that carried the first read's output back to the
