@@ -186,23 +186,27 @@ func (p *packer) relatedCards(ctx context.Context, defs []Card) (tests, callers 
 	})
 	// Only the first maxRelated uses of each section are shown: decide
 	// the sections from the corpus and read only those definitions.
-	var shown []use
+	type shownUse struct {
+		use
+		section intent.Section
+	}
+	var shown []shownUse
 	var ids []int64
 	nTests, nCallers := 0, 0
 	for _, u := range uses {
 		if nTests == maxRelated && nCallers == maxRelated {
 			break
 		}
-		test := p.inTest(u.scope)
-		switch {
+		switch test := p.inTest(u.scope); {
 		case test && nTests < maxRelated:
 			nTests++
+			shown = append(shown, shownUse{u, intent.Tests})
 		case !test && nCallers < maxRelated:
 			nCallers++
+			shown = append(shown, shownUse{u, intent.Callers})
 		default:
 			continue
 		}
-		shown = append(shown, u)
 		ids = append(ids, u.scope)
 	}
 	syms, err := p.e.ix.SymbolsByID(ctx, ids)
@@ -214,14 +218,9 @@ func (p *packer) relatedCards(ctx context.Context, defs []Card) (tests, callers 
 		if !ok {
 			continue // gone since the corpus was read
 		}
-		section := intent.Callers
-		test := p.inTest(u.scope)
-		if test {
-			section = intent.Tests
-		}
-		c := p.symbolCard(s, u.scope, section)
+		c := p.symbolCard(s, u.scope, u.section)
 		c.Note = fmt.Sprintf("uses %s at line %d", u.target.name, u.line)
-		if test {
+		if u.section == intent.Tests {
 			tests = append(tests, c)
 		} else {
 			callers = append(callers, c)
