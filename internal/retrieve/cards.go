@@ -39,6 +39,7 @@ func (p *packer) definitionCards(ctx context.Context) ([]Card, error) {
 	for i, d := range picked {
 		s, ok := syms[d.ID]
 		if !ok {
+			p.gone++
 			continue // gone since the ranking was made
 		}
 		c := p.symbolCard(s, d.ID, intent.Definitions)

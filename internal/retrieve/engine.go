@@ -39,6 +39,9 @@ type Engine struct {
 	mapped  bool
 
 	rankBufs rankBufs // the dense arrays of rankings, reused
+	// afterRank, in tests, runs between Context's ranking and its pack, where an
+	// index update may land.
+	afterRank func()
 
 	mu     sync.Mutex
 	loaded *corpus

@@ -78,6 +78,10 @@ type Pack struct {
 	Index index.Tier `json:"index"`
 
 	title string // the task's first line as the header shows it, when shortened to fit
+	// gone counts the ranked definitions the index no longer held when the pack was
+	// made: an update (a file re-parsed, the quick tier upgraded) landed between the
+	// ranking and the pack.
+	gone int
 }
 
 // ErrBudgetTooSmall means not even an empty context fits the budget.
@@ -119,16 +123,29 @@ func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
 	if req.Budget <= 0 {
 		req.Budget = DefaultBudget
 	}
-	r, err := e.Rank(ctx, req.Task)
-	if err != nil {
-		return nil, err
+	for retried := false; ; retried = true {
+		r, err := e.Rank(ctx, req.Task)
+		if err != nil {
+			return nil, err
+		}
+		if e.afterRank != nil {
+			e.afterRank()
+		}
+		pack, err := e.Pack(ctx, r, req)
+		if err != nil {
+			return nil, err
+		}
+		// Definitions ranked on a corpus the index has since moved past (their ids
+		// replaced by an update) are missing from the pack: rank once more on the
+		// index as it is now.
+		if !retried && pack.gone > 0 {
+			if gen, err := e.ix.Stamp(ctx); err == nil && gen != r.c.gen {
+				continue
+			}
+		}
+		pack.Elapsed = time.Since(start)
+		return pack, nil
 	}
-	pack, err := e.Pack(ctx, r, req)
-	if err != nil {
-		return nil, err
-	}
-	pack.Elapsed = time.Since(start)
-	return pack, nil
 }
 
 // Pack packs a ranking made by Rank for req.Task into req.Budget, so
@@ -186,6 +203,7 @@ type packer struct {
 	sizer   tokens.Counter // sizes cards and the frame while packing
 	sources map[string][]byte
 	syms    map[int64]symbol.Symbol // full details of the ranked definitions
+	gone    int                     // ranked definitions the index no longer holds
 }
 
 // count is the number of tokens a card takes as rendered, as the sizer
@@ -246,6 +264,7 @@ func (p *packer) pack(ctx context.Context, req Request) (*Pack, error) {
 		}
 	}
 	p.enforce(pack)
+	pack.gone = p.gone
 	return pack, nil
 }
 
