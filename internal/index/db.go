@@ -19,7 +19,7 @@ import (
 // tables or the meaning of a column change: an index with an older
 // version is rebuilt from scratch (or migrated, see migrations), one
 // with a newer version is refused.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // applicationID marks a SQLite file as a winnow index ("WNNW").
 const applicationID = 0x574e4e57
@@ -307,11 +307,15 @@ func initDB(ctx context.Context, db *sql.DB) error {
 // migrations bring an index of an older schema, by its version, to the
 // next one, when that adds without changing what is there. Version 2
 // had no tiers: every file in it was parsed, so every file is at the full
-// tier and so is the index.
+// tier and so is the index. Version 3 could lack the instance id.
 var migrations = map[int]string{
 	2: `ALTER TABLE files ADD COLUMN tier INTEGER NOT NULL DEFAULT 2;
 		INSERT INTO meta(key, value) SELECT 'tier', '2' WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'generation')
 			ON CONFLICT(key) DO NOTHING;`,
+	// An index created before the instance id existed has none, and the corpus
+	// file of an index without one is never patched (every one-file update
+	// rebuilt it whole): it gets one.
+	3: `INSERT INTO meta(key, value) VALUES ('instance', lower(hex(randomblob(8)))) ON CONFLICT(key) DO NOTHING;`,
 }
 
 // migrate applies the migrations from version on, in one transaction;

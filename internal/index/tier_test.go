@@ -235,6 +235,43 @@ func TestMigrateFromSchema2(t *testing.T) {
 	}
 }
 
+// TestMigrateAddsInstance opens an index of schema 3 made before the
+// instance id existed: the migration gives it one, so that the corpus
+// file of its next generation can be patched rather than rebuilt
+// (retrieve patches only within one instance), and keeps its rows.
+func TestMigrateAddsInstance(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"shapes.py": shapesPy})
+	ix := openIndex(t, Options{Root: root})
+	update(t, ix)
+	ix.Close()
+
+	db, err := sql.Open("sqlite", dsn(filepath.Join(root, ".winnow", dbName)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`DELETE FROM meta WHERE key = 'instance'; PRAGMA user_version = 3`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ix = openIndex(t, Options{Root: root})
+	stamp, err := ix.Stamp(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inst, _, _ := strings.Cut(stamp, "/"); len(inst) != 16 {
+		t.Errorf("stamp %q after migration: want a 16-digit instance id before the slash", stamp)
+	}
+	if st := update(t, ix); st.Parsed != 0 || st.Unchanged != 1 {
+		t.Errorf("the update after migration parsed again: %+v", st)
+	}
+	if again, _ := ix.Stamp(t.Context()); again != stamp {
+		t.Errorf("stamp %q -> %q with nothing changed", stamp, again)
+	}
+}
+
 // TestCrashMidQuickBuild kills the first build of a tree, at the quick
 // tier, halfway: the index opens and answers (with nothing), and the
 // next update builds it.
