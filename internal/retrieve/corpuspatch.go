@@ -229,79 +229,76 @@ func (c *corpus) unchanged(of int32, k index.FileKey) bool {
 // patchText makes the text index of the new documents: old's postings of
 // the documents docMap keeps (renumbered; docMap is increasing where it
 // is not -1), merged with fresh's, which were added under their new
-// numbers, in the canonical layout of textBuilder.build.
+// numbers, in the canonical layout of textBuilder.build. It is one pass
+// over old's postings, which it copies: a term that gains no posting is
+// a loop of a table lookup per posting, and the hash table of terms is
+// old's when no term came or went.
 func patchText(old *bm25, docMap []int32, fresh *textBuilder, docs int) bm25 {
-	// The union of the terms, sorted; old's are.
-	newTerms := slices.Clone(fresh.terms)
-	slices.Sort(newTerms)
-	terms := make([]string, 0, len(old.terms)+len(newTerms))
-	oldRank := make([]uint32, len(old.terms))
-	for i, j := 0, 0; i < len(old.terms) || j < len(newTerms); {
+	ft, fs := fresh.byTerm()
+	b := bm25{
+		terms:   make([]string, 0, len(old.terms)+len(ft)),
+		start:   make([]uint32, 1, len(old.terms)+len(ft)+1),
+		df:      make([]uint32, 0, len(old.terms)+len(ft)),
+		entries: make([]posting, 0, len(old.entries)+len(fresh.raw)),
+	}
+	same := true // the terms are old's
+	for i, j := 0, 0; i < len(old.terms) || j < len(ft); {
+		var term string
+		var os, ps []posting
 		switch {
-		case j == len(newTerms) || i < len(old.terms) && old.terms[i] < newTerms[j]:
-			oldRank[i] = uint32(len(terms))
-			terms = append(terms, old.terms[i])
+		case j == len(ft) || i < len(old.terms) && old.terms[i] < ft[j]:
+			term, os = old.terms[i], old.entries[old.start[i]:old.start[i+1]]
 			i++
-		case i == len(old.terms) || newTerms[j] < old.terms[i]:
-			terms = append(terms, newTerms[j])
+		case i == len(old.terms) || ft[j] < old.terms[i]:
+			term, ps = ft[j], fs[j]
 			j++
+			same = false
 		default:
-			oldRank[i] = uint32(len(terms))
-			terms = append(terms, old.terms[i])
+			term, os, ps = old.terms[i], old.entries[old.start[i]:old.start[i+1]], fs[j]
 			i, j = i+1, j+1
 		}
-	}
-	freshRank := make([]uint32, len(fresh.terms))
-	for id, t := range fresh.terms {
-		r, _ := slices.BinarySearch(terms, t)
-		freshRank[id] = uint32(r)
-	}
-	raw := slices.Clone(fresh.raw)
-	for i := range raw {
-		raw[i].term = freshRank[raw[i].term]
-	}
-	slices.SortStableFunc(raw, func(a, b rawPosting) int { return cmp.Or(cmp.Compare(a.term, b.term), cmp.Compare(a.doc, b.doc)) })
-
-	// Merge term by term, dropping terms left without postings.
-	b := bm25{terms: terms[:0:0], start: []uint32{0}}
-	b.entries = make([]posting, 0, len(old.entries)+len(raw))
-	ri := 0
-	oi := 0
-	for u, term := range terms {
-		var os []posting
-		if oi < len(old.terms) && oldRank[oi] == uint32(u) {
-			os = old.entries[old.start[oi]:old.start[oi+1]]
-			oi++
-		}
-		rs := ri
-		for ri < len(raw) && raw[ri].term == uint32(u) {
-			ri++
-		}
-		fs := raw[rs:ri]
 		n := len(b.entries)
-		for len(os) > 0 || len(fs) > 0 {
-			if len(os) > 0 && docMap[os[0].doc] < 0 {
-				os = os[1:]
-				continue
+		// The fresh postings go in among the old ones by document: a
+		// fresh document's number is no old document's.
+		oi := 0
+		for _, f := range ps {
+			for ; oi < len(os); oi++ {
+				d := docMap[os[oi].doc]
+				if d >= f.doc {
+					break
+				}
+				if d >= 0 {
+					b.entries = append(b.entries, posting{doc: d, fc: os[oi].fc})
+				}
 			}
-			if len(fs) == 0 || len(os) > 0 && docMap[os[0].doc] < fs[0].doc {
-				p := os[0]
-				p.doc = docMap[p.doc]
-				b.entries = append(b.entries, p)
-				os = os[1:]
-			} else {
-				b.entries = append(b.entries, fs[0].posting)
-				fs = fs[1:]
+			b.entries = append(b.entries, f)
+		}
+		for _, p := range os[oi:] {
+			if d := docMap[p.doc]; d >= 0 {
+				b.entries = append(b.entries, posting{doc: d, fc: p.fc})
 			}
 		}
-		if len(b.entries) > n {
-			b.terms = append(b.terms, term)
-			b.start = append(b.start, uint32(len(b.entries)))
+		if len(b.entries) == n {
+			same = false // a term left without postings
+			continue
 		}
+		var df uint32
+		last := int32(-1)
+		for _, p := range b.entries[n:] {
+			if p.doc != last {
+				df++
+				last = p.doc
+			}
+		}
+		b.terms = append(b.terms, term)
+		b.start = append(b.start, uint32(len(b.entries)))
+		b.df = append(b.df, df)
 	}
-	b.df = make([]uint32, len(b.terms))
-	b.countDocs()
-	b.slots = hashTerms(b.terms)
+	if same {
+		b.terms, b.slots = old.terms, old.slots
+	} else {
+		b.slots = hashTerms(b.terms)
+	}
 
 	const nf = int(index.NumFields)
 	b.fieldLen = make([]float32, docs*nf)
@@ -316,4 +313,44 @@ func patchText(old *bm25, docMap []int32, fresh *textBuilder, docs int) bm25 {
 		}
 	}
 	return b
+}
+
+// byTerm returns t's terms sorted and, for each, its postings by
+// document, then field: a stable counting sort by term of the postings,
+// which were added a document at a time.
+func (t *textBuilder) byTerm() ([]string, [][]posting) {
+	order := make([]uint32, len(t.terms))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(t.terms[a], t.terms[b]) })
+	rank := make([]uint32, len(t.terms))
+	terms := make([]string, len(t.terms))
+	for r, id := range order {
+		rank[id] = uint32(r)
+		terms[r] = t.terms[id]
+	}
+	next := make([]uint32, len(terms)+1)
+	for _, r := range t.raw {
+		next[rank[r.term]+1]++
+	}
+	for i := range terms {
+		next[i+1] += next[i]
+	}
+	bounds := slices.Clone(next)
+	all := make([]posting, len(t.raw))
+	for _, r := range t.raw {
+		k := rank[r.term]
+		all[next[k]] = r.posting
+		next[k]++
+	}
+	lists := make([][]posting, len(terms))
+	for i := range lists {
+		ps := all[bounds[i]:bounds[i+1]:bounds[i+1]]
+		if !slices.IsSortedFunc(ps, func(a, b posting) int { return cmp.Compare(a.doc, b.doc) }) {
+			slices.SortStableFunc(ps, func(a, b posting) int { return cmp.Compare(a.doc, b.doc) })
+		}
+		lists[i] = ps
+	}
+	return terms, lists
 }
