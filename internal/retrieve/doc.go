@@ -63,6 +63,16 @@ variables are context more than answer. Files are ranked natively: the
 best definition, the runner-up at 0.3, the file's own text and what the
 task says of the file.
 
+A link of the task to lines of a file in the project's web view
+(github.com/o/r/blob/<ref>/xarray/core/nanops.py#L35; links.go) pins
+a definition as a stack frame does: link scores the innermost callable
+around the linked lines 1 and the callables around it linkOuter. The
+path in the link already names the file. On the dev set 13 of the 20
+links to lines of a Python file fall in a function the fix edited;
+weight 0.25 (chosen by 2-fold cross-validation by repository, see
+DefaultParams) took file Acc@1 63.9 → 64.5 and function Acc@10 54.2 →
+54.8.
+
 Structural signals (structural.go, structure.go) read where a
 definition sits, beyond the words it shares with the task:
 

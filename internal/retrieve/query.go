@@ -39,6 +39,8 @@ type parsed struct {
 	classWords map[string]classWord
 	// uses are the names the task's code uses (issuecode.go).
 	uses []codeUse
+	// links are the task's links to lines of files (links.go).
+	links []codeLink
 }
 
 // A classWord is a word of the task as written and how likely it names
@@ -103,6 +105,7 @@ func parseQuery(text string) *parsed {
 	}
 	q := &parsed{intent: intent.Detect(text), terms: make(map[string]float64), classWords: make(map[string]classWord)}
 	text = stripBoilerplate(text)
+	q.links = parseLinks(text)
 	seen := make(map[string]int)
 	addTerms := func(s string, w float64) {
 		terms.Scan(s, func(t string) {

@@ -30,10 +30,11 @@ const (
 	FeatTestVote                // tests that match the task use it
 	FeatCode                    // the task's code calls it, or what it calls calls it (issuecode.go, codeuse.go)
 	FeatDelegate                // the leading file's best definitions call it (second stage, rerank.go)
+	FeatLink                    // a link of the task to lines of a file points into it (links.go)
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -158,6 +159,7 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.phrases()
 	r.pathMentions()
 	r.traces()
+	r.links()
 	r.history(e.history())
 	r.dispatch()
 	r.code(ctx, e)
