@@ -165,10 +165,10 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.code(ctx, e)
 	r.combine()
 	r.testVotes(ctx, e)
-	r.combine()
+	r.rescore(FeatTestVote)
 	if seeds := r.graphSeeds(); len(seeds) > 0 {
 		r.graph(ctx, e, seeds)
-		r.combine()
+		r.rescore(FeatGraph)
 	}
 	r.rerank(ctx, e)
 }
@@ -408,42 +408,83 @@ func lastSegment(s string) string {
 }
 
 // combine computes every definition's score from its features, its
-// file's and its priors. It adds feature by feature, each pass streaming
-// two arrays, since most features are zero almost everywhere; the sum of
-// each definition is taken in the same order as feature by feature within
-// one definition, so the scores are the same to the last bit.
+// file's and its priors.
 func (r *ranker) combine() {
 	score, lex, ff := r.score, r.file[FeatLexical], r.feat[FeatFile]
+	w := r.weighted()
 	for d := range r.c.defs {
-		score[d] = 0
-		if fi := r.c.defs[d].file; fi >= 0 {
-			ff[d] = lex[fi]
-		}
-	}
-	for f := range NumFeatures {
-		w := r.par.Weights[f]
-		if w == 0 {
-			continue
-		}
-		for d, v := range r.feat[f] {
-			if v != 0 {
-				score[d] += w * v
-			}
-		}
-	}
-	for d, s := range score {
-		if s == 0 {
-			continue // most definitions: the prior cannot change that
-		}
-		if r.c.defs[d].file < 0 {
+		fi := r.c.defs[d].file
+		if fi < 0 {
 			score[d] = 0
 			continue
 		}
-		score[d] = s * r.prior(d)
-		if r.cap != nil && int32(d) != r.cap.def {
-			score[d] = min(score[d], below(r.cap.defScore))
+		ff[d] = lex[fi]
+		score[d] = r.final(d, w.sum(d))
+	}
+}
+
+// rescore brings the scores up to date with feature f, set since the
+// last combine, which saw it zero everywhere: only the definitions f
+// scores change, a few hundred of tens of thousands, and each is summed
+// again as combine sums it, so the scores are combine's to the last bit.
+// The cap of the second stage, set once, holds them all down.
+func (r *ranker) rescore(f Feature) {
+	if r.par.Weights[f] != 0 {
+		w := r.weighted()
+		for d, v := range r.feat[f] {
+			if v != 0 && r.c.defs[d].file >= 0 {
+				r.score[d] = r.final(d, w.sum(d))
+			}
 		}
 	}
+	if r.cap != nil {
+		bound := below(r.cap.defScore)
+		for d, s := range r.score {
+			if s > bound && int32(d) != r.cap.def {
+				r.score[d] = bound
+			}
+		}
+	}
+}
+
+// weightedFeatures are the features of non-zero weight, in feature order.
+type weightedFeatures struct {
+	cols [][]float64
+	ws   []float64
+}
+
+func (r *ranker) weighted() weightedFeatures {
+	var w weightedFeatures
+	for f := range NumFeatures {
+		if r.par.Weights[f] != 0 {
+			w.cols = append(w.cols, r.feat[f])
+			w.ws = append(w.ws, r.par.Weights[f])
+		}
+	}
+	return w
+}
+
+// sum is definition d's weighted sum of features, in feature order. A
+// zero feature adds nothing: adding w·0 leaves any sum as it was.
+func (w weightedFeatures) sum(d int) float64 {
+	s := 0.0
+	for i, col := range w.cols {
+		s += w.ws[i] * col[d]
+	}
+	return s
+}
+
+// final is the score of definition d, in a file, for its weighted sum s:
+// s times its prior, held below the leader once the second stage ran.
+func (r *ranker) final(d int, s float64) float64 {
+	if s == 0 {
+		return 0 // most definitions: the prior cannot change that
+	}
+	s *= r.prior(d)
+	if r.cap != nil && int32(d) != r.cap.def {
+		s = min(s, below(r.cap.defScore))
+	}
+	return s
 }
 
 // prior is the factor for where a definition lives and what it is. It

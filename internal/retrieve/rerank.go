@@ -53,7 +53,7 @@ func (r *ranker) rerank(ctx context.Context, e *Engine) {
 	}
 	r.cap = &rerankCap{file: lead, fileScore: files[0].Score, def: best[0], defScore: r.score[best[0]]}
 	r.delegate(ctx, e, lead)
-	r.combine()
+	r.rescore(FeatDelegate)
 }
 
 // anchors are the leading file's best definitions among the leading
