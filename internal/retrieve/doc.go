@@ -58,10 +58,11 @@ Every definition of the index then gets eight features, each scaled to
 The score is the weighted sum (DefaultWeights: a named identifier and a
 stack frame outweigh any amount of word overlap), times priors for
 where the definition lives: tests, documentation and examples are where
-a fix rarely goes, unless the task is to write tests; fields and
-variables are context more than answer. Files are ranked natively: the
-best definition, the runner-up at 0.3, the file's own text and what the
-task says of the file.
+a fix rarely goes, unless the task is to write tests and says so clearly
+enough (TestWriteConfidence: a bug report of a test runner reads weakly
+as one); fields and variables are context more than answer. Files are
+ranked natively: the best definition, the runner-up at 0.3, the file's
+own text and what the task says of the file.
 
 A link of the task to lines of a file in the project's web view
 (github.com/o/r/blob/<ref>/xarray/core/nanops.py#L35; links.go) pins

@@ -505,7 +505,7 @@ func (r *ranker) computePrior(d int) float64 {
 	f := &r.c.files[def.file]
 	p := 1.0
 	switch {
-	case f.test && r.q.intent.Kind == intent.TestWriting:
+	case f.test && r.writesTests():
 		p *= r.par.PriorTestWrite
 	case f.test:
 		p *= r.par.PriorTest
@@ -625,7 +625,7 @@ func (r *ranker) rankFiles() []RankedFile {
 		s := par.FileBestDef*best[fi][0] + par.FileSecondDef*best[fi][1] +
 			par.FileLexical*r.file[FeatLexical][fi] + par.FilePath*r.file[FeatPath][fi] + par.FileTrace*r.file[FeatTrace][fi]
 		switch {
-		case f.test && r.q.intent.Kind == intent.TestWriting:
+		case f.test && r.writesTests():
 		case f.test:
 			s *= par.PriorTest
 		case f.aux:

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/winnowhq/winnow/internal/index"
+	"github.com/winnowhq/winnow/internal/intent"
 )
 
 // Structural signals: what a definition's place in the code says, beyond
@@ -75,6 +76,14 @@ func (r *ranker) testVotes(ctx context.Context, e *Engine) {
 		votes[target] += share
 	})
 	scaleMax(votes)
+}
+
+// writesTests reports whether the task is to write tests, surely enough
+// that tests are what it needs (PriorTestWrite) rather than the code
+// they test: a bug report that talks of tests, fixtures and collection
+// (every pytest issue) reads weakly as one.
+func (r *ranker) writesTests() bool {
+	return r.q.intent.Kind == intent.TestWriting && r.q.intent.Confidence >= r.par.TestWriteConfidence
 }
 
 // structurePrior is the factor for a definition's file beyond tests and
