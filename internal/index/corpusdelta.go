@@ -1,8 +1,14 @@
 package index
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"unsafe"
 )
 
 // The reads below let a reader of the whole index (package retrieve's
@@ -82,4 +88,203 @@ func int64Args(xs []int64) []any {
 		args[i] = x
 	}
 	return args
+}
+
+// A delta file beside the corpus file brings it up to a later generation
+// without rewriting it: what a reader derives from the files that
+// changed since the corpus file was written, and the key of every file,
+// in a container of its own (the corpus file's, with a layout of its
+// own), which names the corpus file it applies to by key and checksum.
+// It is cumulative (every delta applies to the corpus file, not to the
+// delta before it), written atomically, and read only whole and
+// checked: a delta of another generation, for another corpus file, or
+// damaged is ignored, and the corpus rebuilt, never misread. See doc.go,
+// "Corpus file".
+
+// CorpusDeltaFileName is the delta file's name in the index directory.
+const CorpusDeltaFileName = "corpus.delta"
+
+// deltaLayout is the layout of a delta container for the corpus layout
+// layout: its first section names the corpus file it applies to, the
+// rest are the reader's.
+func deltaLayout(layout string) string { return layout + "+delta/1" }
+
+// CorpusDeltaPath is where the index's delta file lives.
+func (ix *Index) CorpusDeltaPath() string { return filepath.Join(ix.dir, CorpusDeltaFileName) }
+
+// A CorpusBase identifies a corpus file: its key and its checksum.
+type CorpusBase struct {
+	Key CorpusKey
+	Sum uint32
+}
+
+// PeekCorpus reads the key and checksum of the corpus file and the
+// sections numbered in want, and nothing else of it: not the other
+// sections, nor the checksum over them. It is for a writer deciding what
+// a delta against the file holds; a reader checks the whole file before
+// it applies the delta (OpenCorpus). A file of another layout is
+// ErrCorpusStale; lengths that do not hold are ErrCorpusDamaged.
+func (ix *Index) PeekCorpus(layout string, want []int) (CorpusBase, [][]byte, error) {
+	f, err := os.Open(ix.CorpusPath())
+	if err != nil {
+		return CorpusBase{}, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return CorpusBase{}, nil, err
+	}
+	size := fi.Size()
+	tail := int64(len(corpusTrailer) + 4)
+	if size < tail+int64(len(corpusMagic))+8 {
+		return CorpusBase{}, nil, fmt.Errorf("%w: truncated", ErrCorpusDamaged)
+	}
+	head := make([]byte, min(size-tail, 4096))
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusPath(), err)
+	}
+	trailer := make([]byte, tail)
+	if _, err := f.ReadAt(trailer, size-tail); err != nil {
+		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusPath(), err)
+	}
+	if string(trailer[:len(corpusTrailer)]) != corpusTrailer {
+		return CorpusBase{}, nil, fmt.Errorf("%w: truncated", ErrCorpusDamaged)
+	}
+	base := CorpusBase{Sum: binary.LittleEndian.Uint32(trailer[len(corpusTrailer):])}
+	key, ok := corpusKeyOf(head)
+	if !ok || string(head[:len(corpusMagic)]) != corpusMagic || binary.LittleEndian.Uint32(head[len(corpusMagic):]) != corpusVersion {
+		return CorpusBase{}, nil, fmt.Errorf("%w: bad header", ErrCorpusDamaged)
+	}
+	if key.Layout != layout {
+		return CorpusBase{}, nil, fmt.Errorf("%w: made for layout %q, not %q", ErrCorpusStale, key.Layout, layout)
+	}
+	base.Key = key
+	n := int64(binary.LittleEndian.Uint32(head[len(corpusMagic)+4:]))
+	table := int64(len(corpusMagic) + 8 + 8 + len(key.Layout) + len(key.Generation))
+	table += (8 - table%8) % 8
+	body := size - tail
+	if n > maxSections || table+16*n > body {
+		return CorpusBase{}, nil, fmt.Errorf("%w: bad section table", ErrCorpusDamaged)
+	}
+	entries := make([]byte, 16*n)
+	if _, err := f.ReadAt(entries, table); err != nil {
+		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusPath(), err)
+	}
+	sections := make([][]byte, len(want))
+	for j, i := range want {
+		if i < 0 || int64(i) >= n {
+			return CorpusBase{}, nil, fmt.Errorf("%w: no section %d", ErrCorpusDamaged, i)
+		}
+		off := binary.LittleEndian.Uint64(entries[16*i:])
+		sz := binary.LittleEndian.Uint64(entries[16*i+8:])
+		if off%8 != 0 || off > uint64(body) || sz > uint64(body)-off {
+			return CorpusBase{}, nil, fmt.Errorf("%w: section %d out of bounds", ErrCorpusDamaged, i)
+		}
+		sections[j] = alignedBytes(int(sz))
+		if _, err := f.ReadAt(sections[j], int64(off)); err != nil {
+			return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusPath(), err)
+		}
+	}
+	return base, sections, nil
+}
+
+// alignedBytes returns n bytes 8-byte aligned, as a section in a file is,
+// so that a reader can use them as a flat array in place.
+func alignedBytes(n int) []byte {
+	words := make([]uint64, (n+7)/8)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 8*len(words))[:n:n]
+}
+
+// WriteCorpusDelta writes the delta file: sections that bring the
+// corpus file base up to key. Like WriteCorpus, it writes a temporary
+// file and renames it into place.
+func (ix *Index) WriteCorpusDelta(key CorpusKey, base CorpusBase, sections [][]byte) error {
+	ref := appendString(nil, base.Key.Layout)
+	ref = appendString(ref, base.Key.Generation)
+	ref = binary.LittleEndian.AppendUint32(ref, base.Sum)
+	all := append([][]byte{ref}, sections...)
+	return writeFileAtomic(ix.CorpusDeltaPath(), func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := writeCorpus(bw, CorpusKey{Layout: deltaLayout(key.Layout), Generation: key.Generation}, all); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// readDelta reads the delta file for want: its sections and the corpus
+// file it applies to. A delta of another generation or layout is
+// ErrCorpusStale, a damaged one ErrCorpusDamaged, a missing one an error
+// matching os.ErrNotExist.
+func (ix *Index) readDelta(want CorpusKey) (CorpusBase, [][]byte, error) {
+	buf, err := os.ReadFile(ix.CorpusDeltaPath())
+	if err != nil {
+		return CorpusBase{}, nil, err
+	}
+	sections, err := DecodeCorpus(buf, CorpusKey{Layout: deltaLayout(want.Layout), Generation: want.Generation})
+	if err != nil {
+		return CorpusBase{}, nil, err
+	}
+	if len(sections) == 0 {
+		return CorpusBase{}, nil, fmt.Errorf("%w: delta without a base", ErrCorpusDamaged)
+	}
+	layout, r, ok := cutString(sections[0])
+	gen, r, ok2 := cutString(r)
+	if !ok || !ok2 || len(r) != 4 {
+		return CorpusBase{}, nil, fmt.Errorf("%w: delta without a base", ErrCorpusDamaged)
+	}
+	base := CorpusBase{Key: CorpusKey{Layout: layout, Generation: gen}, Sum: binary.LittleEndian.Uint32(r)}
+	return base, sections[1:], nil
+}
+
+// OpenCorpus reads (or, with mapped, maps: see MapCorpus) the corpus of
+// the index at want: the corpus file's sections, when it is at want;
+// else, when the delta file brings it there, the corpus file's sections,
+// of the generation the delta applies to, and the delta's. Both files
+// are checked whole, and the delta must name this corpus file by key and
+// checksum. Anything else is ErrCorpusStale or ErrCorpusDamaged (or an
+// error matching os.ErrNotExist if there is no corpus file): a reader
+// builds the corpus then, and never misreads a file.
+func (ix *Index) OpenCorpus(want CorpusKey, mapped bool) (base CorpusKey, sections, delta [][]byte, err error) {
+	read := os.ReadFile
+	if mapped {
+		read = mapFile
+	}
+	buf, err := read(ix.CorpusPath())
+	if err != nil {
+		return CorpusKey{}, nil, nil, err
+	}
+	key, ok := corpusKeyOf(buf)
+	if ok && key == want {
+		sections, err := DecodeCorpus(buf, want)
+		return want, sections, nil, err
+	}
+	db, delta, err := ix.readDelta(want)
+	if err != nil {
+		// No delta to want: the corpus file's own verdict, stale or damaged.
+		if _, err := DecodeCorpus(buf, want); err != nil {
+			return CorpusKey{}, nil, nil, err
+		}
+		return CorpusKey{}, nil, nil, ErrCorpusStale // not reached: the key differs
+	}
+	if !ok || db.Key != key || len(buf) < 4 || binary.LittleEndian.Uint32(buf[len(buf)-4:]) != db.Sum {
+		return CorpusKey{}, nil, nil, fmt.Errorf("%w: the delta file is for another corpus file", ErrCorpusStale)
+	}
+	if sections, err = DecodeCorpus(buf, key); err != nil {
+		return CorpusKey{}, nil, nil, err
+	}
+	return key, sections, delta, nil
+}
+
+// DeltaCurrent reports whether the delta file brings the corpus file as
+// it is now to want, reading the delta's header and the corpus file's
+// header and checksum only: a writer that finds it current has nothing
+// to write. As with CorpusCurrent, a reader checks them whole.
+func (ix *Index) DeltaCurrent(want CorpusKey) bool {
+	db, _, err := ix.readDelta(want)
+	if err != nil {
+		return false
+	}
+	base, _, err := ix.PeekCorpus(want.Layout, nil)
+	return err == nil && base == db
 }

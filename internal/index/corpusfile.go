@@ -130,47 +130,72 @@ func pad8(buf []byte) []byte {
 // the file is rebuilt); nothing else is trusted before the checksum
 // holds, and every length is checked against buf.
 func DecodeCorpus(buf []byte, want CorpusKey) ([][]byte, error) {
-	if len(buf) < len(corpusMagic)+8 || string(buf[:len(corpusMagic)]) != corpusMagic {
-		return nil, fmt.Errorf("%w: not a corpus file", ErrCorpusDamaged)
+	key, body, err := corpusHeader(buf)
+	if err != nil {
+		return nil, err
 	}
-	if v := binary.LittleEndian.Uint32(buf[len(corpusMagic):]); v != corpusVersion {
-		return nil, fmt.Errorf("%w: container version %d, this winnow reads %d", ErrCorpusStale, v, corpusVersion)
+	if key != want {
+		return nil, fmt.Errorf("%w: made for layout %q at generation %q, the index is at %q (layout %q)", ErrCorpusStale, key.Layout, key.Generation, want.Generation, want.Layout)
 	}
 	end := len(buf) - 4
-	if end < len(corpusTrailer) || string(buf[end-len(corpusTrailer):end]) != corpusTrailer {
-		return nil, fmt.Errorf("%w: truncated", ErrCorpusDamaged)
-	}
-	body := buf[:end-len(corpusTrailer)]
-	if len(body) < len(corpusMagic)+8 {
-		return nil, fmt.Errorf("%w: bad header", ErrCorpusDamaged)
-	}
-	r := body[len(corpusMagic)+4:]
-	n := binary.LittleEndian.Uint32(r)
-	r = r[4:]
-	layout, r, ok := cutString(r)
-	gen, r, ok2 := cutString(r)
-	if !ok || !ok2 || n > maxSections {
-		return nil, fmt.Errorf("%w: bad header", ErrCorpusDamaged)
-	}
-	if layout != want.Layout || gen != want.Generation {
-		return nil, fmt.Errorf("%w: made for layout %q at generation %q, the index is at %q (layout %q)", ErrCorpusStale, layout, gen, want.Generation, want.Layout)
-	}
 	if crc32.Checksum(buf[:end], castagnoli) != binary.LittleEndian.Uint32(buf[end:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorpusDamaged)
 	}
-	table := len(body) - len(r)
+	return corpusSections(buf, body, nil)
+}
+
+// corpusHeader reads the key of a container and checks its frame: magic,
+// version, trailer. body is where the section table starts.
+func corpusHeader(buf []byte) (key CorpusKey, body int, err error) {
+	if len(buf) < len(corpusMagic)+8 || string(buf[:len(corpusMagic)]) != corpusMagic {
+		return CorpusKey{}, 0, fmt.Errorf("%w: not a corpus file", ErrCorpusDamaged)
+	}
+	if v := binary.LittleEndian.Uint32(buf[len(corpusMagic):]); v != corpusVersion {
+		return CorpusKey{}, 0, fmt.Errorf("%w: container version %d, this winnow reads %d", ErrCorpusStale, v, corpusVersion)
+	}
+	end := len(buf) - 4
+	if end < len(corpusTrailer) || string(buf[end-len(corpusTrailer):end]) != corpusTrailer {
+		return CorpusKey{}, 0, fmt.Errorf("%w: truncated", ErrCorpusDamaged)
+	}
+	if end-len(corpusTrailer) < len(corpusMagic)+8 {
+		return CorpusKey{}, 0, fmt.Errorf("%w: bad header", ErrCorpusDamaged)
+	}
+	r := buf[len(corpusMagic)+8 : end-len(corpusTrailer)]
+	layout, r, ok := cutString(r)
+	gen, r, ok2 := cutString(r)
+	if !ok || !ok2 || binary.LittleEndian.Uint32(buf[len(corpusMagic)+4:]) > maxSections {
+		return CorpusKey{}, 0, fmt.Errorf("%w: bad header", ErrCorpusDamaged)
+	}
+	return CorpusKey{Layout: layout, Generation: gen}, end - len(corpusTrailer) - len(r), nil
+}
+
+// corpusSections returns the sections of a container whose header
+// corpusHeader read, or only those numbered in want; they alias buf. The
+// table of sections is checked against buf, as every section.
+func corpusSections(buf []byte, table int, want []int) ([][]byte, error) {
+	n := int(binary.LittleEndian.Uint32(buf[len(corpusMagic)+4:]))
+	body := len(buf) - 4 - len(corpusTrailer)
 	table += (8 - table%8) % 8
-	if uint64(table)+16*uint64(n) > uint64(len(body)) {
+	if table+16*n > body {
 		return nil, fmt.Errorf("%w: bad section table", ErrCorpusDamaged)
 	}
-	sections := make([][]byte, n)
-	for i := range sections {
-		off := binary.LittleEndian.Uint64(body[table+16*i:])
-		size := binary.LittleEndian.Uint64(body[table+16*i+8:])
-		if off%8 != 0 || off > uint64(len(body)) || size > uint64(len(body))-off {
+	if want == nil {
+		want = make([]int, n)
+		for i := range want {
+			want[i] = i
+		}
+	}
+	sections := make([][]byte, len(want))
+	for j, i := range want {
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("%w: no section %d", ErrCorpusDamaged, i)
+		}
+		off := binary.LittleEndian.Uint64(buf[table+16*i:])
+		size := binary.LittleEndian.Uint64(buf[table+16*i+8:])
+		if off%8 != 0 || off > uint64(body) || size > uint64(body)-off {
 			return nil, fmt.Errorf("%w: section %d out of bounds", ErrCorpusDamaged, i)
 		}
-		sections[i] = body[off : off+size : off+size]
+		sections[j] = buf[off : off+size : off+size]
 	}
 	return sections, nil
 }

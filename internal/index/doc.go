@@ -170,6 +170,23 @@ Snapshot.FileKeys lists every file with what identifies its content (id,
 path, language, content hash, first symbol id, symbol count), and
 ForEachBriefOf and ForEachFileDocsOf read the changed files only.
 
+An update of a few files does not rewrite the corpus file: corpus.delta
+beside it (corpusdelta.go) holds what the reader would read from the
+index to bring it up to date, the key of every file and the changed
+files' definitions and documents, in a container of the same format
+whose layout is the reader's plus "+delta/1", keyed to the index stamp,
+checksummed, and naming the corpus file it applies to by key and
+checksum. Deltas accumulate against the corpus file (each one replaces
+the last and holds every change since the corpus file), until the
+writer finds one too large and writes the corpus file whole. OpenCorpus
+returns the corpus file's sections and, when it is of an earlier
+generation, the delta's: only a delta of the index's stamp, for the
+corpus file as it is (both checked whole), is returned; any other is
+stale, and a writer that peeks at the corpus file to write a delta
+(PeekCorpus: the header, the section table and a few sections, not the
+checksum) leaves the checking to its reader. A one-file winnow index on
+sympy writes some 190 KB instead of 23 MB.
+
 # Profiling
 
 The one-file update through the command, on an indexed copy of a tree:

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -40,27 +41,9 @@ var errCorpusLayout = fmt.Errorf("%w: sections do not match the layout", index.E
 // encodeCorpus lays out c's persisted fields as sections.
 func encodeCorpus(c *corpus) ([][]byte, error) {
 	var w sectionWriter
-	n := len(c.defs)
-	ids, fileIDs, files := make([]int64, n), make([]int64, n), make([]int32, n)
-	attrs := make([]uint32, 0, 6*n)
-	names, quals, parents := make([]string, n), make([]string, n), make([]string, n)
-	for i, d := range c.defs {
-		ids[i], fileIDs[i], files[i] = d.ID, d.FileID, d.file
-		names[i], quals[i], parents[i] = d.Name, d.Qual, d.Parent
-		for _, v := range []int{int(d.Kind), int(d.Visibility), d.Span.StartLine, d.Span.EndLine, d.Span.StartByte, d.Span.EndByte} {
-			if v < 0 || v > math.MaxUint32 {
-				return nil, fmt.Errorf("definition %s: value %d does not fit the corpus file", d.Qual, v)
-			}
-			attrs = append(attrs, uint32(v))
-		}
+	if err := writeDefs(&w, c.defs, true); err != nil {
+		return nil, err
 	}
-	w.int64s(ids)
-	w.int64s(fileIDs)
-	w.int32s(files)
-	w.uint32s(attrs)
-	w.strings(names)
-	w.strings(quals)
-	w.strings(parents)
 
 	fids, paths, langs, hashes := make([]int64, len(c.files)), make([]string, len(c.files)), make([]string, len(c.files)), make([]string, len(c.files))
 	defs := groups{start: []uint32{0}}
@@ -96,6 +79,65 @@ func encodeCorpus(c *corpus) ([][]byte, error) {
 	return w.sections, nil
 }
 
+// writeDefs writes the sections of defs: ids, file ids, files (with
+// files), attributes, names, quals, parents.
+func writeDefs(w *sectionWriter, defs []defEntry, files bool) error {
+	n := len(defs)
+	ids, fileIDs, fs := make([]int64, n), make([]int64, n), make([]int32, n)
+	attrs := make([]uint32, 0, 6*n)
+	names, quals, parents := make([]string, n), make([]string, n), make([]string, n)
+	for i, d := range defs {
+		ids[i], fileIDs[i], fs[i] = d.ID, d.FileID, d.file
+		names[i], quals[i], parents[i] = d.Name, d.Qual, d.Parent
+		for _, v := range []int{int(d.Kind), int(d.Visibility), d.Span.StartLine, d.Span.EndLine, d.Span.StartByte, d.Span.EndByte} {
+			if v < 0 || v > math.MaxUint32 {
+				return fmt.Errorf("definition %s: value %d does not fit the corpus file", d.Qual, v)
+			}
+			attrs = append(attrs, uint32(v))
+		}
+	}
+	w.int64s(ids)
+	w.int64s(fileIDs)
+	if files {
+		w.int32s(fs)
+	}
+	w.uint32s(attrs)
+	w.strings(names)
+	w.strings(quals)
+	w.strings(parents)
+	return nil
+}
+
+// readDefs reverses writeDefs. Each definition's file (-1 without
+// files) is left for the caller to check.
+func readDefs(r *sectionReader, files bool) ([]defEntry, error) {
+	ids, fileIDs := r.int64s(), r.int64s()
+	var fs []int32
+	if files {
+		fs = r.int32s()
+	}
+	attrs := r.uint32s()
+	names, quals, parents := r.strings(), r.strings(), r.strings()
+	n := len(ids)
+	if r.err != nil || len(fileIDs) != n || files && len(fs) != n || len(attrs) != 6*n || len(names) != n || len(quals) != n || len(parents) != n {
+		return nil, r.fail()
+	}
+	defs := make([]defEntry, n)
+	for i := range defs {
+		a := attrs[6*i : 6*i+6]
+		file := int32(-1)
+		if files {
+			file = fs[i]
+		}
+		defs[i] = defEntry{Brief: index.Brief{
+			ID: ids[i], FileID: fileIDs[i], Name: names[i], Qual: quals[i], Parent: parents[i],
+			Kind: symbol.Kind(a[0]), Visibility: symbol.Visibility(a[1]),
+			Span: symbol.Span{StartLine: int(a[2]), EndLine: int(a[3]), StartByte: int(a[4]), EndByte: int(a[5])},
+		}, file: file}
+	}
+	return defs, nil
+}
+
 // decodeCorpus reverses encodeCorpus and checks every index, so that
 // nothing a query does later can go out of bounds. The corpus aliases
 // the sections.
@@ -113,30 +155,20 @@ func decodeCorpus(sections [][]byte, gen string, par Params) (*corpus, error) {
 func decodeSections(sections [][]byte, gen string) (c *corpus, err error) {
 	r := sectionReader{sections: sections}
 	c = &corpus{gen: gen}
-	ids, fileIDs, files := r.int64s(), r.int64s(), r.int32s()
-	attrs := r.uint32s()
-	names, quals, parents := r.strings(), r.strings(), r.strings()
-	n := len(ids)
-	if r.err != nil || len(fileIDs) != n || len(files) != n || len(attrs) != 6*n || len(names) != n || len(quals) != n || len(parents) != n {
-		return nil, r.fail()
+	if c.defs, err = readDefs(&r, true); err != nil {
+		return nil, err
 	}
+	n := len(c.defs)
 	fids, paths, langs, hashes := r.int64s(), r.strings(), r.strings(), r.strings()
 	fileDefs := groups{start: r.uint32s(), items: r.int32s()}
 	nf := len(fids)
 	if r.err != nil || len(paths) != nf || len(langs) != nf || len(hashes) != nf || !fileDefs.valid(nf, n) {
 		return nil, r.fail()
 	}
-	c.defs = make([]defEntry, n)
 	for i := range c.defs {
-		a := attrs[6*i : 6*i+6]
-		if files[i] < -1 || int(files[i]) >= nf {
+		if f := c.defs[i].file; f < -1 || int(f) >= nf {
 			return nil, errCorpusLayout
 		}
-		c.defs[i] = defEntry{Brief: index.Brief{
-			ID: ids[i], FileID: fileIDs[i], Name: names[i], Qual: quals[i], Parent: parents[i],
-			Kind: symbol.Kind(a[0]), Visibility: symbol.Visibility(a[1]),
-			Span: symbol.Span{StartLine: int(a[2]), EndLine: int(a[3]), StartByte: int(a[4]), EndByte: int(a[5])},
-		}, file: files[i]}
 	}
 	c.files = make([]fileEntry, nf)
 	for i := range c.files {
@@ -394,17 +426,34 @@ func (r *sectionReader) strings() []string {
 }
 
 // openCorpus reads the index's corpus file for the index at stamp gen,
-// or maps it (see index.MapCorpus).
-func openCorpus(ix *index.Index, gen string, par Params, mapped bool) (*corpus, error) {
-	read := ix.ReadCorpus
-	if mapped {
-		read = ix.MapCorpus
-	}
-	sections, err := read(index.CorpusKey{Layout: corpusLayout, Generation: gen})
+// or maps it (see index.MapCorpus), and applies the delta file when that
+// is what brings it to gen (index.OpenCorpus). A delta that does not
+// patch the corpus file is ErrCorpusDamaged.
+func openCorpus(ctx context.Context, ix *index.Index, gen string, par Params, mapped bool) (*corpus, error) {
+	base, sections, delta, err := ix.OpenCorpus(index.CorpusKey{Layout: corpusLayout, Generation: gen}, mapped)
 	if err != nil {
 		return nil, err
 	}
-	return decodeCorpus(sections, gen, par)
+	if delta == nil {
+		return decodeCorpus(sections, gen, par)
+	}
+	src, err := decodeDelta(delta, gen)
+	if err != nil {
+		return nil, err
+	}
+	old, err := decodeSections(sections, base.Generation)
+	if err != nil {
+		return nil, err
+	}
+	c, ok, err := patchCorpus(ctx, src, old)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: the delta file does not patch the corpus file", index.ErrCorpusDamaged)
+	}
+	c.finish(par)
+	return c, nil
 }
 
 // saveCorpus writes c to the index's corpus file.

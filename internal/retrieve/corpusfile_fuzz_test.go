@@ -5,6 +5,9 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/winnowhq/winnow/internal/index"
 )
 
@@ -101,4 +104,60 @@ func aligned(sections [][]byte) [][]byte {
 		out[i] = b
 	}
 	return out
+}
+
+// FuzzDecodeDelta feeds the delta decoder the sections of a real delta
+// (two files of the repository changed), mutated. Whatever it accepts
+// must patch a corpus without a panic (or be refused by patchCorpus),
+// and must encode and decode to the same delta.
+func FuzzDecodeDelta(f *testing.F) {
+	ix := openFuzzRepo(f)
+	c, err := loadCorpus(f.Context(), ix, DefaultParams)
+	if err != nil {
+		f.Fatal(err)
+	}
+	snap, err := ix.Snapshot(f.Context())
+	if err != nil {
+		f.Fatal(err)
+	}
+	d := &deltaSource{gen: c.gen}
+	d.keys, _ = snap.FileKeys(f.Context())
+	d.symbols, _ = snap.NumSymbols(f.Context())
+	changed := []int64{d.keys[0].ID, d.keys[len(d.keys)-1].ID}
+	snap.ForEachBriefOf(f.Context(), changed, func(b *index.Brief) error { d.briefs = append(d.briefs, *b); return nil })
+	snap.ForEachFileDocsOf(f.Context(), changed, func(fd *index.FileDocs) error { d.docs = append(d.docs, *fd); return nil })
+	snap.Close()
+	sections, err := encodeDelta(d)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(joinSections(sections))
+	f.Add(joinSections(nil))
+	old := &corpus{gen: "other/1"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sections := splitSections(data)
+		if sections == nil {
+			return
+		}
+		d, err := decodeDelta(sections, c.gen)
+		if err != nil {
+			return
+		}
+		for _, base := range []*corpus{c, old} {
+			if p, ok, err := patchCorpus(t.Context(), d, base); err == nil && ok {
+				p.finish(DefaultParams)
+			}
+		}
+		again, err := encodeDelta(d)
+		if err != nil {
+			t.Fatalf("a decoded delta does not encode: %v", err)
+		}
+		d2, err := decodeDelta(aligned(again), c.gen)
+		if err != nil {
+			t.Fatalf("a re-encoded delta does not decode: %v", err)
+		}
+		if diff := cmp.Diff(d, d2, cmp.AllowUnexported(deltaSource{}), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("round trip changed the delta (-first +again):\n%s", diff)
+		}
+	})
 }

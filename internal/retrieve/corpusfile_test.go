@@ -39,7 +39,7 @@ func TestCorpusFileRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, mapped := range []bool{false, true} {
-		read, err := openCorpus(ix, built.gen, DefaultParams, mapped)
+		read, err := openCorpus(t.Context(), ix, built.gen, DefaultParams, mapped)
 		if err != nil {
 			t.Fatalf("mapped %v: %v", mapped, err)
 		}
@@ -55,7 +55,7 @@ func TestCorpusFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reread, err := openCorpus(ix, built.gen, par, false)
+	reread, err := openCorpus(t.Context(), ix, built.gen, par, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestCorpusFileRejected(t *testing.T) {
 			}
 			tc.spoil(t, ix, file)
 			for _, mapped := range []bool{false, true} {
-				if _, err := openCorpus(ix, gen, DefaultParams, mapped); !errors.Is(err, tc.want) {
+				if _, err := openCorpus(t.Context(), ix, gen, DefaultParams, mapped); !errors.Is(err, tc.want) {
 					t.Fatalf("openCorpus (mapped %v) = %v, want %v", mapped, err, tc.want)
 				}
 			}
@@ -157,7 +157,7 @@ func TestCorpusFileRejected(t *testing.T) {
 			if d := cmp.Diff(render(t, want), render(t, got)); d != "" {
 				t.Errorf("answer from a rebuilt corpus differs (-want +got):\n%s", d)
 			}
-			if _, err := openCorpus(ix, gen, DefaultParams, false); err != nil {
+			if _, err := openCorpus(t.Context(), ix, gen, DefaultParams, false); err != nil {
 				t.Errorf("the corpus file was not rebuilt: %v", err)
 			}
 		})
@@ -194,7 +194,7 @@ func TestCorpusFileFollowsUpdates(t *testing.T) {
 	if before == after {
 		t.Fatalf("stamp %q did not change with the update", after)
 	}
-	if _, err := openCorpus(ix, after, DefaultParams, false); !errors.Is(err, index.ErrCorpusStale) {
+	if _, err := openCorpus(t.Context(), ix, after, DefaultParams, false); !errors.Is(err, index.ErrCorpusStale) {
 		t.Fatalf("corpus file after the update: %v, want stale", err)
 	}
 	pack, err := New(ix, nil).Context(t.Context(), Request{Task: "beta_handler"})
@@ -204,7 +204,7 @@ func TestCorpusFileFollowsUpdates(t *testing.T) {
 	if cards, _ := pack.Cards(); cards == 0 {
 		t.Fatal("the new definition was not found")
 	}
-	c, err := openCorpus(ix, after, DefaultParams, false)
+	c, err := openCorpus(t.Context(), ix, after, DefaultParams, false)
 	if err != nil {
 		t.Fatalf("corpus file not rewritten: %v", err)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // patchCorpus brings old, a corpus of an earlier generation of the same
-// index, up to the snapshot: it reads the list of files (index.FileKeys)
+// index, up to snap (a snapshot of the index, or a delta file): it reads the list of files (index.FileKeys)
 // and the definitions and documents of only the files whose key changed,
 // and keeps the rest of old. The result is the corpus buildCorpus makes
 // of the snapshot, field for field (TestPatchedCorpusIsBuilt): documents
@@ -21,7 +21,7 @@ import (
 // would not pay: another index instance, a corpus with definitions
 // outside its files, more than patchMaxFiles files changed, or counts
 // that do not add up. old is not modified.
-func patchCorpus(ctx context.Context, snap *index.Snapshot, old *corpus) (*corpus, bool, error) {
+func patchCorpus(ctx context.Context, snap patchSource, old *corpus) (*corpus, bool, error) {
 	gen, err := snap.Stamp(ctx)
 	if err != nil {
 		return nil, false, err

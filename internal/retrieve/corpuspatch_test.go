@@ -18,8 +18,10 @@ import (
 // patched brings prev up to the index as it is, from memory and from
 // prev's corpus file, checks that both are the corpus built from
 // scratch, field by field, and that the patch was taken, not the full
-// build; it returns the built corpus and saves it, for the next step.
-func patched(t *testing.T, ix *index.Index, prev *corpus, step string) *corpus {
+// build; and so is base (of an earlier generation still) as a corpus
+// file patched by a delta file (throughDelta). It returns the built
+// corpus, for the next step.
+func patched(t *testing.T, ix *index.Index, base, prev *corpus, step string) *corpus {
 	t.Helper()
 	built, err := loadCorpus(t.Context(), ix, DefaultParams)
 	if err != nil {
@@ -51,7 +53,36 @@ func patched(t *testing.T, ix *index.Index, prev *corpus, step string) *corpus {
 			t.Fatalf("%s: the patched corpus file differs from the built one", step)
 		}
 	}
+	throughDelta(t, ix, base, built, step)
 	return built
+}
+
+// throughDelta saves base as the corpus file and a delta file that
+// brings it up to the index as it is, and checks that the corpus opened
+// from the two, read and mapped, is built, field by field.
+func throughDelta(t *testing.T, ix *index.Index, base, built *corpus, step string) {
+	t.Helper()
+	if err := saveCorpus(ix, base); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := ix.Snapshot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, err := saveDelta(t.Context(), ix, snap)
+	snap.Close()
+	if err != nil || !ok {
+		t.Fatalf("%s: no delta file written (%v)", step, err)
+	}
+	for _, mapped := range []bool{false, true} {
+		got, err := openCorpus(t.Context(), ix, built.gen, DefaultParams, mapped)
+		if err != nil {
+			t.Fatalf("%s: open through the delta file (mapped %v): %v", step, mapped, err)
+		}
+		if d := sameCorpusDiff(built, got); d != "" {
+			t.Fatalf("%s: the corpus through the delta file differs from the one built (-built +delta):\n%s", step, d)
+		}
+	}
 }
 
 func mustEncode(t *testing.T, c *corpus) [][]byte {
@@ -90,7 +121,9 @@ func reindex(t *testing.T, ix *index.Index) {
 // TestPatchedCorpusIsBuilt: after a file is added, modified, deleted,
 // renamed, emptied of definitions or given new terms only, the corpus
 // patched from the previous one (in memory or read from its file) is
-// the corpus built from the index, to the last field and byte.
+// the corpus built from the index, to the last field and byte; and so
+// is the first corpus file patched by a delta file of all the changes
+// since.
 func TestPatchedCorpusIsBuilt(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"pkg/alpha.py": "def alpha_one(x):\n    return beta_two(x) + 1\n\nclass Alpha:\n    def run(self):\n        return 'alpha'\n",
@@ -103,6 +136,7 @@ func TestPatchedCorpusIsBuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	base := c
 	steps := []struct {
 		name string
 		do   func()
@@ -132,14 +166,15 @@ func TestPatchedCorpusIsBuilt(t *testing.T) {
 	for _, s := range steps {
 		s.do()
 		reindex(t, ix)
-		c = patched(t, ix, c, s.name)
+		c = patched(t, ix, base, c, s.name)
 	}
 }
 
 // TestPatchedCorpusRandomEdits: over random sequences of edits (files
 // written with words and definitions drawn from a small vocabulary,
 // deleted, renamed, several per update), every patched corpus is the
-// built one.
+// built one, and so is the first corpus file patched by the delta file
+// of every change since.
 func TestPatchedCorpusRandomEdits(t *testing.T) {
 	words := []string{"alpha", "beta", "gamma", "delta", "sum", "print", "point", "frame", "parse", "value", "x", "y"}
 	r := rand.New(rand.NewPCG(13, 14))
@@ -165,6 +200,7 @@ func TestPatchedCorpusRandomEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	base := c // every delta is against the first corpus file: they accumulate
 	for step := range 60 {
 		var did []string
 		for range 1 + r.IntN(3) {
@@ -189,7 +225,7 @@ func TestPatchedCorpusRandomEdits(t *testing.T) {
 		if gen == c.gen {
 			continue
 		}
-		c = patched(t, ix, c, fmt.Sprintf("step %d %q", step, did))
+		c = patched(t, ix, base, c, fmt.Sprintf("step %d %q", step, did))
 	}
 }
 

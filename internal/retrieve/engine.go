@@ -46,6 +46,9 @@ type Engine struct {
 	mu     sync.Mutex
 	loaded *corpus
 	hist   historyCache
+	// damaged: this engine found the corpus file damaged, so what it saves
+	// is the corpus file whole, not a delta against it.
+	damaged bool
 
 	// exact counts packs when no Counter was given: exact o200k counts
 	// that remember the chunks of packs already counted, which the next
@@ -88,12 +91,13 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	if e.loaded != nil && e.loaded.gen == gen {
 		return e.loaded, nil
 	}
-	c, err := openCorpus(e.ix, gen, e.par, e.mapped)
+	c, err := openCorpus(ctx, e.ix, gen, e.par, e.mapped)
 	if err == nil {
 		c.tier = tier
 		e.loaded = c
 		return c, nil
 	}
+	e.noteDamage(err)
 	if !errors.Is(err, fs.ErrNotExist) {
 		e.log.DebugContext(ctx, "corpus file ignored; rebuilding it", "file", e.ix.CorpusPath(), "err", err)
 	}
@@ -101,28 +105,38 @@ func (e *Engine) corpus(ctx context.Context) (*corpus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load index for retrieval: %w", err)
 	}
-	if err := saveCorpus(e.ix, c); err != nil {
+	if err := e.save(ctx, c); err != nil {
 		e.log.WarnContext(ctx, "could not save the corpus file; the next process rebuilds it", "err", err)
 	}
 	e.loaded = c
 	return c, nil
 }
 
-// SaveCorpus brings the index's corpus file up to date: unless its
-// header already names the index as it is now, the corpus is built from
-// the index (or taken from memory) and written, so that the next query,
-// in any process, opens it instead of building it. It reports whether it
-// wrote the file. winnow index and the watchers call it after updating.
+// SaveCorpus brings the index's corpus files up to date: unless the
+// corpus file's header, or the delta file's, already names the index as
+// it is now, it writes a delta file against the corpus file for the
+// files that changed since (saveDelta), or, when that would be large,
+// the corpus file whole, built from the index (or taken from memory) —
+// so that the next query, in any process, opens them instead of building
+// the corpus. It reports whether it wrote a file. winnow index and the
+// watchers call it after updating.
 func (e *Engine) SaveCorpus(ctx context.Context) (bool, error) {
 	gen, err := e.ix.Stamp(ctx)
 	if err != nil {
 		return false, err
 	}
-	if e.ix.CorpusCurrent(index.CorpusKey{Layout: corpusLayout, Generation: gen}) {
+	key := index.CorpusKey{Layout: corpusLayout, Generation: gen}
+	if e.ix.CorpusCurrent(key) || e.ix.DeltaCurrent(key) {
 		return false, nil
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.loaded == nil && !e.damaged {
+		// Nothing in memory to bring up: a delta needs the changed files only.
+		if ok, err := e.saveDelta(ctx, ""); err != nil || ok {
+			return ok, err
+		}
+	}
 	c := e.loaded
 	if c == nil || c.gen != gen {
 		// Nothing queries this corpus unless one was in memory: a
@@ -135,10 +149,50 @@ func (e *Engine) SaveCorpus(ctx context.Context) (bool, error) {
 			e.loaded = c
 		}
 	}
-	if err := saveCorpus(e.ix, c); err != nil {
+	if err := e.save(ctx, c); err != nil {
 		return false, fmt.Errorf("save the corpus file: %w", err)
 	}
 	return true, nil
+}
+
+// save writes c for the next process: a delta against the corpus file
+// when that is small, else the corpus file whole, which it also is when
+// this engine found the corpus file damaged (a delta against it would
+// be refused by every reader).
+func (e *Engine) save(ctx context.Context, c *corpus) error {
+	if !e.damaged {
+		if ok, err := e.saveDelta(ctx, c.gen); err != nil || ok {
+			return err
+		}
+	}
+	if err := saveCorpus(e.ix, c); err != nil {
+		return err
+	}
+	e.damaged = false
+	return nil
+}
+
+// saveDelta writes the delta file of the index as it is now (saveDelta),
+// if it is at gen (any, when gen is empty).
+func (e *Engine) saveDelta(ctx context.Context, gen string) (bool, error) {
+	snap, err := e.ix.Snapshot(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer snap.Close()
+	if gen != "" {
+		if now, err := snap.Stamp(ctx); err != nil || now != gen {
+			return false, err
+		}
+	}
+	return saveDelta(ctx, e.ix, snap)
+}
+
+// noteDamage remembers a corpus file found damaged (see save).
+func (e *Engine) noteDamage(err error) {
+	if errors.Is(err, index.ErrCorpusDamaged) {
+		e.damaged = true
+	}
 }
 
 // update makes the corpus of the index as it is now: base (the corpus
@@ -153,9 +207,11 @@ func (e *Engine) update(ctx context.Context, base *corpus, finish bool) (*corpus
 	}
 	defer snap.Close()
 	if base == nil {
-		if key, sections, err := e.ix.ReadCorpusLayout(corpusLayout, e.mapped); err == nil {
-			base, _ = decodeSections(sections, key.Generation)
+		key, sections, err := e.ix.ReadCorpusLayout(corpusLayout, e.mapped)
+		if err == nil {
+			base, err = decodeSections(sections, key.Generation)
 		}
+		e.noteDamage(err)
 	}
 	if base != nil {
 		c, ok, err := patchCorpus(ctx, snap, base)
@@ -188,10 +244,13 @@ func (e *Engine) Preload(ctx context.Context) {
 	if e.loaded != nil && e.loaded.gen == gen {
 		return
 	}
-	if c, err := openCorpus(e.ix, gen, e.par, e.mapped); err == nil {
-		c.tier = tier
-		e.loaded = c
+	c, err := openCorpus(ctx, e.ix, gen, e.par, e.mapped)
+	if err != nil {
+		e.noteDamage(err)
+		return
 	}
+	c.tier = tier
+	e.loaded = c
 }
 
 // Warm loads the corpus of the index as it is now, and saves the corpus
