@@ -193,16 +193,16 @@ func b2i(b bool) int {
 	return 0
 }
 
-// ForEachRef calls fn for every reference of the snapshot, in the order
-// the index stores them, which is the order RefsFrom and RefsTo return
-// the uses of one scope or of one name in.
-func (s *Snapshot) ForEachRef(ctx context.Context, fn func(*Edge) error) (err error) {
+// ForEachRef calls fn for every reference of the snapshot with its row
+// id, in the order of row ids, which is the order RefsFrom and RefsTo
+// give the uses of one scope or of one name in.
+func (s *Snapshot) ForEachRef(ctx context.Context, fn func(row int64, e *Edge) error) (err error) {
 	defer s.classify(&err)
 	return forEachRef(ctx, s.tx, "", nil, fn)
 }
 
 // ForEachRefOf is ForEachRef for the references in the given files only.
-func (s *Snapshot) ForEachRefOf(ctx context.Context, files []int64, fn func(*Edge) error) (err error) {
+func (s *Snapshot) ForEachRefOf(ctx context.Context, files []int64, fn func(row int64, e *Edge) error) (err error) {
 	defer s.classify(&err)
 	if len(files) == 0 {
 		return nil
@@ -214,20 +214,21 @@ func (s *Snapshot) ForEachRefOf(ctx context.Context, files []int64, fn func(*Edg
 	return forEachRef(ctx, s.tx, "WHERE file_id IN ("+placeholders(len(files))+")", args, fn)
 }
 
-func forEachRef(ctx context.Context, q querier, where string, args []any, fn func(*Edge) error) error {
-	rows, err := q.QueryContext(ctx, "SELECT file_id, scope, name, kind, line, count FROM refs "+where+" ORDER BY rowid", args...)
+func forEachRef(ctx context.Context, q querier, where string, args []any, fn func(int64, *Edge) error) error {
+	rows, err := q.QueryContext(ctx, "SELECT rowid, file_id, scope, name, kind, line, count FROM refs "+where+" ORDER BY rowid", args...)
 	if err != nil {
 		return fmt.Errorf("read references: %w", err)
 	}
 	defer rows.Close()
 	var e Edge
 	for rows.Next() {
+		var row int64
 		var kind int
-		if err := rows.Scan(&e.FileID, &e.Scope, &e.Name, &kind, &e.Line, &e.Count); err != nil {
+		if err := rows.Scan(&row, &e.FileID, &e.Scope, &e.Name, &kind, &e.Line, &e.Count); err != nil {
 			return fmt.Errorf("read references: %w", err)
 		}
 		e.Kind = symbol.RefKind(kind)
-		if err := fn(&e); err != nil {
+		if err := fn(row, &e); err != nil {
 			return err
 		}
 	}

@@ -106,7 +106,7 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 		log:      o.Logger,
 		examples: make(map[string]string),
 	}
-	s.fresh.warm = s.engine.Warm
+	s.fresh.warm = s.warm
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "winnow", Title: "winnow", Version: o.Version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
@@ -131,6 +131,16 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 		s.addDrilldown()
 	}
 	return s, nil
+}
+
+// warm loads the corpus of the index as it is now and keeps its
+// references in memory, so that the next call answers at once: a first
+// time in full, then patched after each update.
+func (s *Server) warm(ctx context.Context) error {
+	if err := s.engine.Warm(ctx); err != nil {
+		return err
+	}
+	return s.engine.KeepReferences(ctx)
 }
 
 // MCP returns the underlying MCP server, for adding tools to it. Results

@@ -2,9 +2,12 @@ package retrieve
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,27 +59,96 @@ func benchTasks(b *testing.B) (*index.Index, []string) {
 }
 
 // BenchmarkContext measures Context on a long-lived engine, warm: the
-// corpus loaded, each of the tasks asked in turn. It reports the CPU time
-// of the process per call too, which a busy machine inflates less than
-// the wall time.
+// corpus loaded, each of the tasks asked in turn; with the references
+// read from the index, and kept in memory (KeepReferences). It reports
+// the CPU time of the process per call too, which a busy machine
+// inflates less than the wall time.
 func BenchmarkContext(b *testing.B) {
 	ix, tasks := benchTasks(b)
+	for _, keep := range []bool{false, true} {
+		e := New(ix, nil)
+		if err := e.Warm(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+		name := "index"
+		if keep {
+			name = "kept"
+			if err := e.KeepReferences(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, task := range tasks { // the first pack of each task warms the counter's cache
+			if _, err := e.Context(b.Context(), Request{Task: task}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run("refs="+name, func(b *testing.B) {
+			i := 0
+			cpu := cpuTime()
+			for b.Loop() {
+				if _, err := e.Context(b.Context(), Request{Task: tasks[i%len(tasks)]}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// BenchmarkReferenceTable measures what keeping the references in memory
+// costs (refs.go): reading them all into a table, and patching the table
+// for one changed file (the largest, sympy/core/expr.py on sympy), with
+// the table's size.
+func BenchmarkReferenceTable(b *testing.B) {
+	ix, _ := benchTasks(b)
 	e := New(ix, nil)
-	if err := e.Warm(b.Context()); err != nil {
+	c, err := e.corpus(b.Context())
+	if err != nil {
 		b.Fatal(err)
 	}
-	for _, task := range tasks { // the first pack of each task warms the counter's cache
-		if _, err := e.Context(b.Context(), Request{Task: task}); err != nil {
-			b.Fatal(err)
-		}
+	snap, err := ix.Snapshot(b.Context())
+	if err != nil {
+		b.Fatal(err)
 	}
-	i := 0
-	cpu := cpuTime()
-	for b.Loop() {
-		if _, err := e.Context(b.Context(), Request{Task: tasks[i%len(tasks)]}); err != nil {
-			b.Fatal(err)
-		}
-		i++
+	defer snap.Close()
+	whole, err := makeRefTable(b.Context(), snap, c, nil)
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.Run("read", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := makeRefTable(b.Context(), snap, c, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(whole.bytes())/(1<<20), "MB")
+		b.ReportMetric(float64(len(whole.file)), "refs")
+	})
+	// The table before the largest file changed: the same, but for that
+	// file's key.
+	big := slices.MaxFunc(c.files, func(a, b fileEntry) int { return cmp.Compare(len(a.defs), len(b.defs)) })
+	before := *whole
+	before.keys = maps.Clone(whole.keys)
+	k := before.keys[big.id]
+	k.hash += "~"
+	before.keys[big.id] = k
+	b.Run("patch", func(b *testing.B) {
+		for b.Loop() {
+			t, err := makeRefTable(b.Context(), snap, c, &before)
+			if err != nil || !t.patched {
+				b.Fatal("not patched", err)
+			}
+		}
+	})
+}
+
+// bytes is about the memory a table takes.
+func (t *refTable) bytes() int {
+	n := len(t.row) * (8 + 8 + 8 + 4 + 1 + 4 + 4) // the columns
+	n += 4 * (len(t.byName) + len(t.nameAt) + len(t.byScope) + len(t.scopeAt))
+	for _, s := range t.names {
+		n += 16 + len(s) + 16 + 4 // in names, and a map entry
+	}
+	return n
 }

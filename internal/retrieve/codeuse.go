@@ -157,7 +157,7 @@ func (cr *codeResolver) classesNamed(name string) []int32 {
 	var out []int32
 	for _, v := range cr.defsNamed(name, func(d *defEntry) bool { return d.Parent == "" && !callableOrType(d.Kind) }) {
 		def := &c.defs[v]
-		edges, err := cr.e.ix.RefsFrom(cr.ctx, []int64{def.ID})
+		edges, err := cr.e.refs(cr.r.c).RefsFrom(cr.ctx, []int64{def.ID})
 		if err != nil || len(edges) != 1 || edges[0].Line != def.Span.StartLine {
 			continue // an alias is one name on its own line
 		}
@@ -219,7 +219,7 @@ func (cr *codeResolver) basesOf(class int32) []int32 {
 	}
 	c := cr.r.c
 	def := &c.defs[class]
-	edges, err := cr.e.ix.RefsFrom(cr.ctx, []int64{def.ID})
+	edges, err := cr.e.refs(cr.r.c).RefsFrom(cr.ctx, []int64{def.ID})
 	var bs []int32
 	if err == nil {
 		for _, edge := range edges {
@@ -275,7 +275,7 @@ func (cr *codeResolver) hop() {
 	for i, d := range from {
 		ids[i] = c.defs[d].ID
 	}
-	edges, err := cr.e.ix.RefsFrom(cr.ctx, ids)
+	edges, err := cr.e.refs(cr.r.c).RefsFrom(cr.ctx, ids)
 	if err != nil {
 		return // a refinement: without it, the uses stand
 	}

@@ -39,6 +39,7 @@ type Engine struct {
 	mapped  bool
 
 	rankBufs rankBufs // the dense arrays of rankings, reused
+	refCache refCache // the references in memory, once KeepReferences is called (refs.go)
 	// afterRank, in tests, runs between Context's ranking and its pack, where an
 	// index update may land.
 	afterRank func()

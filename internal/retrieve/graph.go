@@ -43,18 +43,18 @@ func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
 		}
 		seedByName[name] = append(seedByName[name], d)
 	}
-	out, err := e.ix.RefsFrom(ctx, ids)
+	out, err := e.refs(c).RefsFrom(ctx, ids)
 	if err != nil {
 		return // the graph is a refinement: without it, ranking stands
 	}
 	// Names used everywhere say nothing about any one use: count first,
 	// and read the uses of the others only.
-	counts, err := e.ix.RefCounts(ctx, names)
+	counts, err := e.refs(c).RefCounts(ctx, names)
 	if err != nil {
 		return
 	}
 	names = slices.DeleteFunc(names, func(n string) bool { return counts[n] > maxCallers })
-	in, err := e.ix.RefsTo(ctx, names)
+	in, err := e.refs(c).RefsTo(ctx, names)
 	if err != nil {
 		return
 	}

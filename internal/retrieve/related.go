@@ -148,7 +148,7 @@ func (p *packer) relatedCards(ctx context.Context, defs []Card) (tests, callers 
 	if len(names) == 0 {
 		return nil, nil
 	}
-	edges, err := p.e.ix.RefsTo(ctx, names)
+	edges, err := p.e.refs(p.c).RefsTo(ctx, names)
 	if err != nil {
 		return nil, nil
 	}
