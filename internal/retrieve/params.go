@@ -97,7 +97,13 @@ type Params struct {
 // 0.2-0.5 (170.0 → 171.3), whose least, 0.2, takes fold B 164.4 →
 // 166.2; fold B's best 0.3-0.5 (→ 166.9), whose least, 0.3, takes fold
 // A to 171.3. A task that asks for tests ("add a test for
-// parse_header") reads as test writing at 0.75.
+// parse_header") reads as test writing at 0.75. Enclosing callables
+// (rerank.go), weight 0.5/0.75/1/1.5/2 from the best 50 definitions,
+// 0.5/1 from 20, 0.5/1/2 from 10, 1 from 5: fold A's best is from 10
+// at 0.5-2 (171.3 → 172.7), held out on fold B 166.9 → 169.4; fold B's
+// best, from 50 or 20 at 0.75-2 (→ 170.6), leave fold A at 171.3 (from
+// 50 a closure of a generic name, one of flask's decorator methods'
+// register, lifts its method over the function fixed). From 10 at 1.0.
 var DefaultParams = Params{
 	Weights: Weights{
 		FeatLexical:  1.7,
@@ -113,6 +119,7 @@ var DefaultParams = Params{
 		FeatCode:     1.0,
 		FeatDelegate: 1.0,
 		FeatLink:     0.25,
+		FeatEnclose:  1.0,
 	},
 	Fields: [index.NumFields]float64{
 		index.FieldName: 3,

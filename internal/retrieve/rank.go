@@ -31,10 +31,11 @@ const (
 	FeatCode                    // the task's code calls it, or what it calls calls it (issuecode.go, codeuse.go)
 	FeatDelegate                // the leading file's best definitions call it (second stage, rerank.go)
 	FeatLink                    // a link of the task to lines of a file points into it (links.go)
+	FeatEnclose                 // a callable inside it leads (second stage, rerank.go)
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link", "enclose"}
 
 func (f Feature) String() string { return featureNames[f] }
 

@@ -31,15 +31,25 @@ import (
 // than the leader. (Files the git history changed together with the
 // leading file were tried as a second lift, and lost file Acc@5 at every
 // weight on the dev set; see doc.go.)
+//
+// The second stage also lifts the callables around the leading ones
+// (weight FeatEnclose): a closure or local helper that matches the task
+// (check_thread.check_uri, a nested register) is part of the function it
+// is defined in, which a fix inside it edits and whose source shows it,
+// while the function's own name and words may say nothing of the task.
+// Only the encloseFrom best definitions lift: further down, closures of
+// generic names (every register of a decorator method) lift functions
+// that have nothing to do with the task.
 const (
 	rerankAnchors    = 3   // the leading file's best definitions the second stage follows
 	rerankDefs       = 50  // the leading definitions anchors are picked from
 	delegateSameName = 2.0 // a call to the anchor's own name on another receiver: delegation
+	encloseFrom      = 10  // the leading definitions whose enclosing callables the second stage lifts
 )
 
 // rerank runs the second stage and scores again.
 func (r *ranker) rerank(ctx context.Context, e *Engine) {
-	if r.par.Weights[FeatDelegate] == 0 {
+	if r.par.Weights[FeatDelegate] == 0 && r.par.Weights[FeatEnclose] == 0 {
 		return
 	}
 	files := r.rankFiles()
@@ -52,8 +62,10 @@ func (r *ranker) rerank(ctx context.Context, e *Engine) {
 		return // files matched, no definition did (a file of the quick tier without a scanner)
 	}
 	r.cap = &rerankCap{file: lead, fileScore: files[0].Score, def: best[0], defScore: r.score[best[0]]}
+	r.enclosing()
 	r.delegate(ctx, e, lead)
 	r.rescore(FeatDelegate)
+	r.rescore(FeatEnclose)
 }
 
 // anchors are the leading file's best definitions among the leading
@@ -90,6 +102,35 @@ func (r *ranker) delegate(ctx context.Context, e *Engine, lead int32) {
 	scaleMax(feat)
 }
 
+// enclosing scores the callables around the leading definitions: a
+// closure or a local helper is part of the function it is defined in,
+// which a fix inside it edits, and whose source shows it. Each callable
+// around one of the rerankDefs best callables gets that callable's
+// score relative to the best definition's.
+func (r *ranker) enclosing() {
+	if r.par.Weights[FeatEnclose] == 0 {
+		return
+	}
+	top := r.top(encloseFrom)
+	if len(top) == 0 {
+		return
+	}
+	lead, feat := r.score[top[0]], r.feat[FeatEnclose]
+	for _, d := range top {
+		def := &r.c.defs[d]
+		if !def.Kind.IsCallable() {
+			continue
+		}
+		for _, o := range r.c.files[def.file].defs {
+			out := &r.c.defs[o]
+			if o != d && out.Kind.IsCallable() && out.Span.StartByte <= def.Span.StartByte && def.Span.EndByte <= out.Span.EndByte &&
+				out.Span.EndByte-out.Span.StartByte > def.Span.EndByte-def.Span.StartByte {
+				feat[o] = max(feat[o], r.score[d]/lead)
+			}
+		}
+	}
+}
+
 // rerankCap bounds what the second stage lifts: below the leading file
 // and the leading definition of the first stage.
 type rerankCap struct {
@@ -116,7 +157,7 @@ func (r *ranker) followUses(ctx context.Context, e *Engine, from []int32, skip i
 		ids[i] = r.c.defs[d].ID
 		source[ids[i]] = d
 	}
-	edges, err := e.refs(r.c).RefsFrom(ctx, ids)
+	edges, err := e.ix.RefsFrom(ctx, ids)
 	if err != nil {
 		return
 	}

@@ -94,3 +94,83 @@ func TestDelegateLiftsTheFileTheLeaderCalls(t *testing.T) {
 		}
 	}
 }
+
+// encloseRepo has the fix's words in a closure, inside a method whose
+// own name and documentation say nothing of them, among methods that
+// match the task a little.
+var encloseRepo = map[string]string{
+	"site/linkcheck.py": `class Checker:
+    def worker(self):
+        """Run the queue."""
+        def check_anchor_redirects(uri):
+            """Check the anchor of a uri; on too many redirects fall back to a GET request."""
+            return get_request(uri, allow_redirects=True)
+        while True:
+            uri = self.queue.get()
+            self.results.put(check_anchor_redirects(uri))
+
+    def redirect_status(self, uri):
+        """The status of a redirect."""
+        return self.status[uri]
+
+    def redirect_history(self, uri):
+        """The redirects of a request."""
+        return self.history[uri]
+
+    def anchor_status(self, anchor):
+        """The status of an anchor."""
+        return self.anchors[anchor]
+
+    def request_headers(self, uri):
+        """The headers of a GET request."""
+        return self.headers.get(uri, {})
+
+    def redirect_count(self, uri):
+        """How many redirects a uri took."""
+        return self.redirects[uri]
+`,
+}
+
+// TestEncloseLiftsTheFunctionOfALeadingClosure ranks a task that the
+// closure's words match: the function around the closure rises with it,
+// right after it, and no other method gains.
+func TestEncloseLiftsTheFunctionOfALeadingClosure(t *testing.T) {
+	const task = "linkcheck: fall back to a GET request when checking an anchor hits too many redirects"
+	rank := func(w float64) []RankedDef {
+		r, err := weighted(t, writeTree(t, encloseRepo), FeatEnclose, w).Rank(t.Context(), task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []RankedDef
+		for _, d := range r.Defs {
+			if d.Kind.IsCallable() {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	find := func(defs []RankedDef, qual string) (int, RankedDef) {
+		for i, d := range defs {
+			if d.Qual == qual {
+				return i + 1, d
+			}
+		}
+		t.Fatalf("%s not ranked", qual)
+		return 0, RankedDef{}
+	}
+	without, with := rank(0), rank(DefaultParams.Weights[FeatEnclose])
+	const closure, outer = "Checker.worker.check_anchor_redirects", "Checker.worker"
+	if with[0].Qual != closure {
+		t.Fatalf("%s leads, want %s", with[0].Qual, closure)
+	}
+	n0, d0 := find(without, outer)
+	n, d := find(with, outer)
+	if n != 2 || d.Score <= d0.Score {
+		t.Errorf("%s ranks %d scoring %g with the feature, %d scoring %g without: want it second, and higher", outer, n, d.Score, n0, d0.Score)
+	}
+	for _, d := range with {
+		if d.Qual != outer && d.Features[FeatEnclose] > 0 {
+			t.Errorf("%s has an enclose share, and encloses nothing", d.Qual)
+		}
+	}
+}
