@@ -157,7 +157,7 @@ func (r *ranker) followUses(ctx context.Context, e *Engine, from []int32, skip i
 		ids[i] = r.c.defs[d].ID
 		source[ids[i]] = d
 	}
-	edges, err := e.ix.RefsFrom(ctx, ids)
+	edges, err := e.refs(r.c).RefsFrom(ctx, ids)
 	if err != nil {
 		return
 	}
