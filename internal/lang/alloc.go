@@ -2,6 +2,7 @@ package lang
 
 /*
 #include <stddef.h>
+#include <malloc.h>
 
 // Defined by the tree-sitter runtime that go-tree-sitter compiles in.
 extern void ts_set_allocator(
@@ -9,10 +10,19 @@ extern void ts_set_allocator(
 	void *(*new_calloc)(size_t, size_t),
 	void *(*new_realloc)(void *, size_t),
 	void (*new_free)(void *));
+
+static void winnow_trim(void) {
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 */
 import "C"
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // useLibcAllocator points tree-sitter back at the C library's allocator.
 //
@@ -25,3 +35,36 @@ import "sync"
 var useLibcAllocator = sync.OnceFunc(func() {
 	C.ts_set_allocator(nil, nil, nil, nil)
 })
+
+// A syntax tree takes about a hundred bytes of C memory per byte of
+// source (sympy's 733 KB rules/sine.py: some 70 MB), in millions of
+// small blocks. glibc keeps what a freed tree held in the arena of the
+// thread that parsed it, and cgo calls run on whichever thread is free,
+// so after a few large files every arena holds a large tree's worth:
+// over 100 MB of a cold build's resident memory on sympy, doing nothing.
+// So large files are parsed one at a time (two workers never hold two
+// such trees at once), and the allocator gives the memory back to the
+// system after each (malloc_trim; a few milliseconds, for the few files
+// that size).
+const largeSource = 128 << 10
+
+// largeParse admits one large parse at a time in the process; Parsers
+// share it, since the memory they compete for is the process's.
+var largeParse = make(chan struct{}, 1)
+
+// beginLarge waits for the turn of a large source and returns what ends
+// it, to call once its tree is closed; for a small source it does nothing.
+func beginLarge(ctx context.Context, size int) (end func(), err error) {
+	if size < largeSource {
+		return func() {}, nil
+	}
+	select {
+	case largeParse <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return func() {
+		C.winnow_trim()
+		<-largeParse
+	}, nil
+}

@@ -86,6 +86,11 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 	if l.rules.trailingNewline && (size == 0 || src[size-1] != '\n') {
 		src = append(src[:size:size], '\n') // a copy: the caller's bytes stay as they are
 	}
+	end, err := beginLarge(ctx, len(src))
+	if err != nil {
+		return nil, err
+	}
+	defer end() // after the tree is closed
 	tp.SetTimeoutMicros(parseTimeoutMicros(len(src)))
 	tree := tp.Parse(src, nil)
 	if tree == nil {
