@@ -250,10 +250,37 @@ var (
 func stripBoilerplate(text string) string {
 	text = htmlComment.ReplaceAllString(text, " ")
 	text = detailsRE.ReplaceAllString(text, " ")
+	text = fencedCode.ReplaceAllStringFunc(text, dropEnvironmentDump)
 	text = versionLine.ReplaceAllString(text, " ")
 	text = tracebackHead.ReplaceAllString(text, " ")
 	text = pythonFrameLine.ReplaceAllString(text, "$1 $2")
 	return pseudoFiles.ReplaceAllString(text, " ")
+}
+
+// dropEnvironmentDump blanks a code block that is an environment dump
+// (python -m requests.help's JSON, a list of installed packages): at
+// least three of its lines, and a fifth, name a version, and none is
+// code (a prompt or a call). Its keys are the names of packages and
+// platforms, which the project's own code that makes such dumps matches
+// better than any code at fault.
+func dropEnvironmentDump(block string) string {
+	lines, versions := 0, 0
+	for line := range strings.Lines(block) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if strings.Contains(line, ">>>") || strings.Contains(line, "(") {
+			return block
+		}
+		lines++
+		if strings.Contains(strings.ToLower(line), "version") {
+			versions++
+		}
+	}
+	if versions >= 3 && 5*versions >= lines {
+		return " "
+	}
+	return block
 }
 
 // templateWords are the (stemmed) words of issue templates' headings:
