@@ -40,11 +40,31 @@ cp -p "$target" "$saved"
 restore() { cp -p "$saved" "$target"; "${bins[0]}" index "$tree" >/dev/null 2>&1 || true; rm -f "$saved" "$log"; }
 trap restore EXIT
 
+# timed BINARY ARGS...: runs it and writes "wall user sys" in seconds to $log.
+# /usr/bin/time counts CPU in hundredths of a second, too coarse for runs of
+# a few tens of milliseconds: with python3 at hand, the rusage of the child
+# is read in microseconds instead (python's own start is not timed).
+if command -v python3 >/dev/null; then
+  timed() {
+    python3 -c '
+import resource, subprocess, sys, time
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+t0 = time.perf_counter()
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+wall = time.perf_counter() - t0
+r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.6f %.6f %.6f\n" % (wall, r1.ru_utime - r0.ru_utime, r1.ru_stime - r0.ru_stime))
+' "$log" "$@"
+  }
+else
+  timed() { /usr/bin/time -f "%e %U %S" -o "$log" "$@" >/dev/null 2>&1; }
+fi
+
 # one run: edit, then time the update; prints "binary wall cpu" in seconds
 run() {
   echo "# winnow index-update edit $RANDOM$RANDOM" >>"$target"
-  /usr/bin/time -f "%e %U %S" -o "$log" "$1" index "$tree" >/dev/null 2>&1
-  awk -v b="$1" '{printf "%s %.3f %.3f\n", b, $1, $2 + $3}' "$log"
+  timed "$1" index "$tree"
+  awk -v b="$1" '{printf "%s %.4f %.4f\n", b, $1, $2 + $3}' "$log"
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -57,9 +77,9 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # pct COLUMN P BINARY: the P-th percentile (nearest rank) of a column, in ms
 pct() {
   awk -v b="$3" '$1 == b { print $'"$1"' }' <<<"$times" | sort -n |
-    awk -v p="$2" '{ v[NR] = $1 } END { r = int(p * NR + 0.999999); if (r < 1) r = 1; printf "%d", 1000 * v[r] }'
+    awk -v p="$2" '{ v[NR] = $1 } END { r = int(p * NR + 0.999999); if (r < 1) r = 1; printf "%.1f", 1000 * v[r] }'
 }
 for b in "${bins[@]}"; do
-  printf '%s: %d runs, wall p50 %d ms p95 %d ms, CPU p50 %d ms p95 %d ms\n' "$b" "$((runs * rounds))" \
+  printf '%s: %d runs, wall p50 %s ms p95 %s ms, CPU p50 %s ms p95 %s ms\n' "$b" "$((runs * rounds))" \
     "$(pct 2 .5 "$b")" "$(pct 2 .95 "$b")" "$(pct 3 .5 "$b")" "$(pct 3 .95 "$b")"
 done
