@@ -73,34 +73,30 @@ type repo struct {
 // commit can be read is left to readable, which only a history that
 // must be read again needs.
 func (g *git) open(ctx context.Context) (repo, error) {
-	out, err := g.run(ctx, "rev-parse", "--show-prefix")
-	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) && strings.Contains(err.Error(), "not a git repository") {
+	// One git for both questions (every update asks them): the prefix of
+	// the tree in its work tree, then HEAD's commit, if it has one.
+	cmd := g.command(ctx, "rev-parse", "--show-prefix", "-q", "--verify", "HEAD")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1 && stderr.Len() == 0) {
+		if errors.As(err, &exit) && strings.Contains(stderr.String(), "not a git repository") {
 			return repo{}, fmt.Errorf("%w: not in a git work tree", errNoRepo)
 		}
-		return repo{}, err
+		return repo{}, gitError([]string{"rev-parse"}, err, stderr.Bytes())
 	}
-	if prefix := strings.TrimSpace(string(out)); prefix != "" {
+	prefix, head, _ := strings.Cut(string(out), "\n")
+	if prefix = strings.TrimSpace(prefix); prefix != "" {
 		// A tree inside another repository (a fixture, a vendored copy,
 		// one package of a monorepo) would get history that is not its
 		// own.
 		return repo{}, fmt.Errorf("%w: the tree is %s inside its repository, not its top level", errNoRepo, prefix)
 	}
-	var r repo
-	cmd := g.command(ctx, "rev-parse", "-q", "--verify", "HEAD")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err = cmd.Output()
-	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) && exit.ExitCode() == 1 && stderr.Len() == 0 {
-			return repo{}, fmt.Errorf("%w: HEAD has no commit yet", errNoRepo)
-		}
-		return repo{}, gitError([]string{"rev-parse"}, err, stderr.Bytes())
+	if err != nil { // exit 1, nothing said: HEAD names no commit
+		return repo{}, fmt.Errorf("%w: HEAD has no commit yet", errNoRepo)
 	}
-	r.head = strings.TrimSpace(string(out))
-	return r, nil
+	return repo{head: strings.TrimSpace(head)}, nil
 }
 
 // readable fails unless HEAD names a commit git can read: otherwise the
