@@ -119,39 +119,30 @@ func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
 	// same graph gave scores a last bit apart from run to run, enough to
 	// swap two definitions of equal rank.
 	nodes, nbrs := pprOrder(adj, teleport)
-	rank := make(map[int32]float64, len(nodes))
+	g := newLocalGraph(nodes, nbrs, adj)
+	tele := make([]float64, len(nodes))
 	for d, v := range teleport {
-		rank[d] = v
+		tele[g.pos[d]] = v
 	}
-	outWeight := make(map[int32]float64, len(adj))
-	for _, a := range nodes {
-		for _, b := range nbrs[a] {
-			outWeight[a] += adj[a][b]
-		}
-	}
+	rank, next := slices.Clone(tele), make([]float64, len(nodes))
 	for range pprIterations {
-		next := make(map[int32]float64, len(rank))
-		for d, v := range teleport {
-			next[d] = (1 - pprDamping) * v
+		for i, v := range tele {
+			next[i] = (1 - pprDamping) * v
 		}
-		for _, a := range nodes {
-			v, ok := rank[a]
-			if !ok {
+		for i, v := range rank {
+			if g.out[i] == 0 {
+				next[i] += pprDamping * v // a dead end keeps its mass
 				continue
 			}
-			if outWeight[a] == 0 {
-				next[a] += pprDamping * v // a dead end keeps its mass
-				continue
-			}
-			for _, b := range nbrs[a] {
-				next[b] += pprDamping * v * adj[a][b] / outWeight[a]
+			for k := g.start[i]; k < g.start[i+1]; k++ {
+				next[g.to[k]] += pprDamping * v * g.w[k] / g.out[i]
 			}
 		}
-		rank = next
+		rank, next = next, rank
 	}
 	feat := r.feat[FeatGraph]
-	for d, v := range rank {
-		feat[d] = max(0, v-(1-pprDamping)*teleport[d])
+	for i, v := range rank {
+		feat[nodes[i]] = max(0, v-(1-pprDamping)*tele[i])
 	}
 	scaleMax(feat)
 }
@@ -179,6 +170,35 @@ func pprOrder(adj map[int32]map[int32]float64, teleport map[int32]float64) (node
 	}
 	slices.Sort(nodes)
 	return nodes, out
+}
+
+// localGraph is the graph of pprOrder's nodes, laid out for the
+// iterations of the PageRank: node i (nodes[i]) has the edges
+// start[i]:start[i+1] of to and w, in the order of its neighbours, and the
+// total weight out, summed in that order.
+type localGraph struct {
+	pos   map[int32]int32 // definition → node
+	start []int32
+	to    []int32
+	w     []float64
+	out   []float64
+}
+
+func newLocalGraph(nodes []int32, nbrs map[int32][]int32, adj map[int32]map[int32]float64) *localGraph {
+	g := &localGraph{pos: make(map[int32]int32, len(nodes)), start: make([]int32, len(nodes)+1), out: make([]float64, len(nodes))}
+	for i, d := range nodes {
+		g.pos[d] = int32(i)
+	}
+	for i, a := range nodes {
+		for _, b := range nbrs[a] {
+			w := adj[a][b]
+			g.to = append(g.to, g.pos[b])
+			g.w = append(g.w, w)
+			g.out[i] += w
+		}
+		g.start[i+1] = int32(len(g.to))
+	}
+	return g
 }
 
 // resolve maps a used name to the definitions it may mean, as seen from
