@@ -66,6 +66,9 @@ func BenchmarkContext(b *testing.B) {
 	}
 	tasks := benchTasks(b, root, data)
 	s := newServer(b, root, &Options{RefreshInterval: -1})
+	if _, err := s.Refresh(b.Context()); err != nil { // as winnow mcp starts: the corpus loaded, the references kept
+		b.Fatal(err)
+	}
 	cs := connect(b, s)
 	for _, task := range tasks { // loads the corpus, and the counter's cache for each task's pack
 		if _, isErr := call(b, cs, toolContext, map[string]any{"task": task}); isErr {
