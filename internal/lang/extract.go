@@ -78,73 +78,73 @@ type refUse struct {
 
 // collect runs the language's query over the tree and records what
 // each match captured.
-func (x *extraction) collect(cursor *sitter.QueryCursor, root *sitter.Node) {
+func (x *extraction) collect(cursor *sitter.QueryCursor, batch *matchBatch, root *sitter.Node) error {
 	x.byNode = make(map[uintptr]*def)
 	x.imports = make(map[importKey]int)
-	matches := cursor.Matches(x.lang.query, root, x.src)
-	for m := matches.Next(); m != nil; m = matches.Next() {
-		x.match(m)
-	}
+	return batch.forEachMatch(cursor, x.lang.query, root, x.src, x.match)
 }
 
-func (x *extraction) match(m *sitter.QueryMatch) {
+// match records one match: caps are its captures, spans their nodes'
+// byte ranges.
+func (x *extraction) match(pattern uint, caps []sitter.QueryCapture, spans []byteSpan) {
 	var (
 		d       *def
-		name    *sitter.Node
+		name    = -1 // index in caps
 		parent  string
 		imp     symbol.Import
-		impNode *sitter.Node
+		impNode = -1
 	)
-	for i := range m.Captures {
-		c := &m.Captures[i]
+	for i := range caps {
+		c := &caps[i]
+		sp := spans[i]
 		r := x.lang.roles[c.Index]
 		switch r.kind {
 		case roleDefinition:
-			d = &def{node: c.Node, kind: r.def, pattern: m.PatternIndex}
+			d = &def{node: c.Node, kind: r.def, pattern: pattern}
 		case roleScope:
-			d = &def{node: c.Node, scope: true, pattern: m.PatternIndex}
+			d = &def{node: c.Node, scope: true, pattern: pattern}
 		case roleName:
-			name = &c.Node
+			name = i
 		case roleParent:
-			parent = normalizeName(x.text(&c.Node))
+			parent = normalizeName(x.textAt(sp))
 		case roleReference:
-			x.addRef(&c.Node, r.ref)
+			x.addRef(uint(sp.start), uint(sp.end), r.ref)
 		case roleImport:
-			impNode = &c.Node
+			impNode = i
 		case roleImportModule:
 			// Some grammars (Scala) give a dotted path as sibling segments.
-			seg := trimQuotes(x.text(&c.Node))
+			seg := trimQuotes(x.textAt(sp))
 			if imp.Module != "" {
 				seg = imp.Module + "." + seg
 			}
 			imp.Module = seg
 		case roleImportName:
-			imp.Name = strings.TrimSpace(x.text(&c.Node))
+			imp.Name = strings.TrimSpace(x.textAt(sp))
 		case roleImportAlias:
-			imp.Alias = strings.TrimSpace(x.text(&c.Node))
+			imp.Alias = strings.TrimSpace(x.textAt(sp))
 		case rolePackage:
 			// The package name is a declaration, not a use.
-			x.quiet = append(x.quiet, [2]uint{c.Node.StartByte(), c.Node.EndByte()})
+			x.quiet = append(x.quiet, [2]uint{uint(sp.start), uint(sp.end)})
 			if !x.pkgSeen {
 				x.pkgSeen = true
-				x.file.Package = normalizeName(x.text(&c.Node))
+				x.file.Package = normalizeName(x.textAt(sp))
 			}
 		}
 	}
-	if impNode != nil && (imp.Module != "" || imp.Name != "") {
-		x.addImport(impNode, imp)
+	if impNode >= 0 && (imp.Module != "" || imp.Name != "") {
+		x.addImport(&caps[impNode].Node, spans[impNode], imp)
 	}
-	if d == nil || name == nil {
+	if d == nil || name < 0 {
 		return
 	}
-	d.name = normalizeName(x.text(name))
+	d.name = normalizeName(x.textAt(spans[name]))
 	if d.name == "" || len(d.name) > maxNameBytes {
 		return
 	}
 	d.parent = parent
 	d.outer = x.outer(&d.node)
 	d.start, d.end = d.outer.StartByte(), d.outer.EndByte()
-	x.quiet = append(x.quiet, [2]uint{name.StartByte(), name.EndByte()})
+	x.quiet = append(x.quiet, [2]uint{uint(spans[name].start), uint(spans[name].end)})
 	// The same node can match several patterns; the earliest pattern in
 	// the query file wins, so queries list specific patterns first.
 	if prev, ok := x.byNode[d.node.Id()]; ok {
@@ -158,7 +158,7 @@ func (x *extraction) match(m *sitter.QueryMatch) {
 	x.defs = append(x.defs, d)
 }
 
-func (x *extraction) addImport(stmt *sitter.Node, imp symbol.Import) {
+func (x *extraction) addImport(stmt *sitter.Node, sp byteSpan, imp symbol.Import) {
 	k := importKey{stmt.Id(), imp.Module, imp.Name}
 	if i, ok := x.imports[k]; ok {
 		if x.file.Imports[i].Alias == "" {
@@ -166,8 +166,8 @@ func (x *extraction) addImport(stmt *sitter.Node, imp symbol.Import) {
 		}
 		return
 	}
-	if n := len(x.quiet); n == 0 || x.quiet[n-1][0] != stmt.StartByte() {
-		x.quiet = append(x.quiet, [2]uint{stmt.StartByte(), stmt.EndByte()})
+	if n := len(x.quiet); n == 0 || x.quiet[n-1][0] != uint(sp.start) {
+		x.quiet = append(x.quiet, [2]uint{uint(sp.start), uint(sp.end)})
 	}
 	x.imports[k] = len(x.file.Imports)
 	imp.Line = int(stmt.StartPosition().Row) + 1
@@ -177,8 +177,7 @@ func (x *extraction) addImport(stmt *sitter.Node, imp symbol.Import) {
 // addRef records a use. Uses are many (every identifier of a file), so
 // this keeps only byte offsets: names become strings, and offsets line
 // numbers, once per distinct use in resolveRefs.
-func (x *extraction) addRef(n *sitter.Node, kind symbol.RefKind) {
-	start, end := n.StartByte(), n.EndByte()
+func (x *extraction) addRef(start, end uint, kind symbol.RefKind) {
 	if end <= start || end-start > maxNameBytes || end > uint(len(x.src)) {
 		return
 	}
@@ -487,11 +486,15 @@ func (x *extraction) leadingDoc(outer *sitter.Node) string {
 }
 
 func (x *extraction) text(n *sitter.Node) string {
-	start, end := n.StartByte(), n.EndByte()
-	if end > uint(len(x.src)) || start > end {
+	return x.textAt(byteSpan{uint32(n.StartByte()), uint32(n.EndByte())})
+}
+
+// textAt is the source text of a span.
+func (x *extraction) textAt(sp byteSpan) string {
+	if sp.end > uint32(len(x.src)) || sp.start > sp.end {
 		return ""
 	}
-	return string(x.src[start:end])
+	return string(x.src[sp.start:sp.end])
 }
 
 func span(n *sitter.Node) symbol.Span {

@@ -27,6 +27,7 @@ var ErrParse = errors.New("parser produced no tree")
 type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
+	batch   *matchBatch
 }
 
 // NewParser returns a Parser for any language.
@@ -37,6 +38,7 @@ func NewParser() *Parser {
 	return &Parser{
 		parsers: make(map[*Language]*sitter.Parser),
 		cursor:  cursor,
+		batch:   newMatchBatch(),
 	}
 }
 
@@ -49,6 +51,10 @@ func (p *Parser) Close() {
 	if p.cursor != nil {
 		p.cursor.Close()
 		p.cursor = nil
+	}
+	if p.batch != nil {
+		p.batch.close()
+		p.batch = nil
 	}
 }
 
@@ -105,7 +111,9 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 		src:  src,
 		file: &symbol.File{Path: path, Lang: l.Name, HasError: root.HasError()},
 	}
-	x.collect(p.cursor, root)
+	if err := x.collect(p.cursor, p.batch, root); err != nil {
+		return nil, fmt.Errorf("query %s: %w", path, err)
+	}
 	x.resolve()
 	if len(src) != size {
 		x.clampSpans(size)

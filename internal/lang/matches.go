@@ -1,0 +1,213 @@
+package lang
+
+/*
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+// The parts of tree-sitter's api.h (v0.25) used here, declared again:
+// the runtime is compiled into go-tree-sitter, whose header is not on
+// this package's include path. The layouts must match api.h, and
+// TSQueryCapture must match go-tree-sitter's QueryCapture, which the
+// binding itself makes from it by a cast.
+typedef struct TSNode {
+	uint32_t context[4];
+	const void *id;
+	const void *tree;
+} TSNode;
+
+typedef struct TSQueryCapture {
+	TSNode node;
+	uint32_t index;
+} TSQueryCapture;
+
+typedef struct TSQueryMatch {
+	uint32_t id;
+	uint16_t pattern_index;
+	uint16_t capture_count;
+	const TSQueryCapture *captures;
+} TSQueryMatch;
+
+typedef struct TSQuery TSQuery;
+typedef struct TSQueryCursor TSQueryCursor;
+
+extern uint32_t ts_node_start_byte(TSNode self);
+extern uint32_t ts_node_end_byte(TSNode self);
+extern void ts_query_cursor_exec(TSQueryCursor *self, const TSQuery *query, TSNode node);
+extern bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
+
+typedef struct {
+	uint32_t pattern, first, count; // captures[first:first+count]
+} winnow_match;
+
+typedef struct {
+	uint32_t start, end;
+} winnow_span;
+
+// A winnow_batch holds the matches of one call of winnow_fill, in
+// buffers it grows as needed and keeps from call to call.
+typedef struct {
+	winnow_match *matches;
+	uint32_t nmatches, capmatches;
+	TSQueryCapture *captures;
+	winnow_span *spans; // of each capture's node
+	uint32_t ncaptures, capcaptures;
+} winnow_batch;
+
+static bool winnow_grow(winnow_batch *b, uint32_t ncaptures) {
+	if (b->ncaptures + ncaptures <= b->capcaptures) {
+		return true;
+	}
+	uint32_t n = 2 * b->capcaptures;
+	if (n < b->ncaptures + ncaptures) {
+		n = b->ncaptures + ncaptures;
+	}
+	TSQueryCapture *c = realloc(b->captures, n * sizeof *c);
+	if (c == NULL) {
+		return false;
+	}
+	b->captures = c;
+	winnow_span *s = realloc(b->spans, n * sizeof *s);
+	if (s == NULL) {
+		return false;
+	}
+	b->spans = s;
+	b->capcaptures = n;
+	return true;
+}
+
+// winnow_fill replaces the batch's matches with the cursor's next ones,
+// up to capmatches of them. It returns 1 while the cursor may have more,
+// 0 when it has none, -1 when memory ran out.
+static int winnow_fill(TSQueryCursor *cursor, winnow_batch *b) {
+	b->nmatches = 0;
+	b->ncaptures = 0;
+	TSQueryMatch m;
+	while (b->nmatches < b->capmatches) {
+		if (!ts_query_cursor_next_match(cursor, &m)) {
+			return 0;
+		}
+		if (!winnow_grow(b, m.capture_count)) {
+			return -1;
+		}
+		b->matches[b->nmatches++] = (winnow_match){m.pattern_index, b->ncaptures, m.capture_count};
+		for (uint16_t i = 0; i < m.capture_count; i++) {
+			TSQueryCapture c = m.captures[i];
+			b->captures[b->ncaptures] = c;
+			b->spans[b->ncaptures] = (winnow_span){ts_node_start_byte(c.node), ts_node_end_byte(c.node)};
+			b->ncaptures++;
+		}
+	}
+	return 1;
+}
+
+static winnow_batch *winnow_batch_new(uint32_t capmatches) {
+	winnow_batch *b = calloc(1, sizeof *b);
+	if (b == NULL) {
+		return NULL;
+	}
+	b->matches = malloc(capmatches * sizeof *b->matches);
+	if (b->matches == NULL) {
+		free(b);
+		return NULL;
+	}
+	b->capmatches = capmatches;
+	return b;
+}
+
+static void winnow_batch_free(winnow_batch *b) {
+	free(b->matches);
+	free(b->captures);
+	free(b->spans);
+	free(b);
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// A matchBatch reads a query's matches a batch at a time in one cgo
+// call, where go-tree-sitter's QueryMatches.Next makes three per match
+// (and a C allocation, and a Go one): a file's query has a match for
+// nearly every identifier, hundreds of thousands on a large file. The
+// batch also holds each captured node's byte span, which would cost two
+// more calls per capture. It is C memory, owned by one Parser.
+type matchBatch struct {
+	b *C.winnow_batch
+}
+
+// The captures are read in place as go-tree-sitter's QueryCaptures: the
+// two layouts must agree (a compile error here says they do not).
+var (
+	_ [unsafe.Sizeof(sitter.QueryCapture{}) - C.sizeof_TSQueryCapture]struct{}
+	_ [C.sizeof_TSQueryCapture - unsafe.Sizeof(sitter.QueryCapture{})]struct{}
+	_ [unsafe.Sizeof(byteSpan{}) - C.sizeof_winnow_span]struct{}
+	_ [C.sizeof_winnow_span - unsafe.Sizeof(byteSpan{})]struct{}
+)
+
+// matchesPerBatch bounds the matches of one call: 40 bytes a capture.
+const matchesPerBatch = 1024
+
+var errNoMemory = errors.New("out of C memory reading query matches")
+
+func newMatchBatch() *matchBatch {
+	return &matchBatch{b: C.winnow_batch_new(matchesPerBatch)}
+}
+
+func (mb *matchBatch) close() {
+	if mb.b != nil {
+		C.winnow_batch_free(mb.b)
+		mb.b = nil
+	}
+}
+
+// A byteSpan is a captured node's src[start:end].
+type byteSpan struct{ start, end uint32 }
+
+// forEachMatch runs q over the tree under root and calls fn with every
+// match whose text predicates hold, as QueryMatches.Next would return
+// it. The captures are valid during the call only.
+func (mb *matchBatch) forEachMatch(cursor *sitter.QueryCursor, q *sitter.Query, root *sitter.Node, src []byte,
+	fn func(pattern uint, caps []sitter.QueryCapture, spans []byteSpan)) error {
+	if mb.b == nil {
+		return errNoMemory
+	}
+	// go-tree-sitter's cursor, query and node are each one C value or
+	// pointer and nothing else.
+	ccursor := *(**C.TSQueryCursor)(unsafe.Pointer(cursor))
+	cquery := *(**C.TSQuery)(unsafe.Pointer(q))
+	C.ts_query_cursor_exec(ccursor, cquery, *(*C.TSNode)(unsafe.Pointer(root)))
+	for {
+		more := C.winnow_fill(ccursor, mb.b)
+		if more < 0 {
+			return errNoMemory
+		}
+		b := mb.b
+		matches := unsafe.Slice(b.matches, b.nmatches)
+		var caps []sitter.QueryCapture
+		var spans []byteSpan
+		if b.ncaptures > 0 {
+			caps = unsafe.Slice((*sitter.QueryCapture)(unsafe.Pointer(b.captures)), b.ncaptures)
+			spans = unsafe.Slice((*byteSpan)(unsafe.Pointer(b.spans)), b.ncaptures)
+		}
+		for _, m := range matches {
+			first, end := uint(m.first), uint(m.first+m.count)
+			mc, ms := caps[first:end:end], spans[first:end:end]
+			if len(q.TextPredicates[m.pattern]) > 0 {
+				qm := sitter.QueryMatch{Captures: mc, PatternIndex: uint(m.pattern)}
+				if !qm.SatisfiesTextPredicate(q, nil, nil, src) {
+					continue
+				}
+			}
+			fn(uint(m.pattern), mc, ms)
+		}
+		if more == 0 {
+			return nil
+		}
+	}
+}
