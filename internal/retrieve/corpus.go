@@ -40,6 +40,10 @@ type bm25 struct {
 	entries  []posting // by term, then by document
 	fieldLen []float32 // per document, index.NumFields raw field lengths
 
+	// lazy, when set, patches the fields above as they are read: they
+	// are an older index's, fieldLen excepted (lazyText, corpuspatch.go).
+	lazy *lazyText
+
 	// From Params, set by weigh.
 	w      [index.NumFields]float32
 	length []float32
@@ -66,6 +70,9 @@ func (b *bm25) lookup(term string) (int, bool) {
 
 // has reports whether any document holds term.
 func (b *bm25) has(term string) bool {
+	if b.lazy != nil {
+		return b.lazy.docFreq(b, term) > 0
+	}
 	_, ok := b.lookup(term)
 	return ok
 }
@@ -101,7 +108,9 @@ func (b *bm25) weigh(fields [index.NumFields]float64, k1, bb float64) {
 func (b *bm25) idf(term string) float64 {
 	n := float64(len(b.length))
 	df := 0.0
-	if t, ok := b.lookup(term); ok {
+	if b.lazy != nil {
+		df = float64(b.lazy.docFreq(b, term))
+	} else if t, ok := b.lookup(term); ok {
 		df = float64(b.df[t])
 	}
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
@@ -109,17 +118,37 @@ func (b *bm25) idf(term string) float64 {
 
 // score adds the BM25 contribution of term, weighted by qw, to scores.
 func (b *bm25) score(term string, qw float64, scores []float64) {
+	if b.lazy != nil {
+		old, fresh := b.lazy.find(b, term)
+		if len(old) == 0 && len(fresh) == 0 {
+			return
+		}
+		idf := b.idf(term)
+		b.scorePostings(old, b.lazy.docMap, qw, idf, scores)
+		b.scorePostings(fresh, nil, qw, idf, scores)
+		return
+	}
 	t, ok := b.lookup(term)
 	if !ok {
 		return
 	}
-	idf := b.idf(term)
-	es := b.entries[b.start[t]:b.start[t+1]]
+	b.scorePostings(b.entries[b.start[t]:b.start[t+1]], nil, qw, b.idf(term), scores)
+}
+
+// scorePostings adds the BM25 contribution of the postings es of a term
+// to scores, each document once; with docMap, a posting's document is
+// docMap's of it, and those it drops (-1) are skipped.
+func (b *bm25) scorePostings(es []posting, docMap []int32, qw, idf float64, scores []float64) {
 	for i := 0; i < len(es); {
 		doc := es[i].doc
 		var w float32
 		for ; i < len(es) && es[i].doc == doc; i++ {
 			w += b.w[es[i].field()] * float32(es[i].count())
+		}
+		if docMap != nil {
+			if doc = docMap[doc]; doc < 0 {
+				continue
+			}
 		}
 		tf := float64(w)
 		norm := b.k1 * (1 - b.b + b.b*float64(b.length[doc])/float64(b.avg))

@@ -319,7 +319,7 @@ func decodeDelta(sections [][]byte, gen string) (*deltaSource, error) {
 		d.keys[i] = index.FileKey{ID: ids[i], Path: paths[i], Language: langs[i], Hash: hashes[i], First: firsts[i], Symbols: int(counts[i])}
 	}
 
-	defs, err := readDefs(&r, false)
+	defs, err := readDefs(&r, false, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -65,6 +65,10 @@ func encodeCorpus(c *corpus) ([][]byte, error) {
 		w.int32s(g.items)
 	}
 	for _, b := range []*bm25{&c.defText, &c.fileText} {
+		if b.lazy != nil {
+			flat := b.flat()
+			b = &flat
+		}
 		w.strings(b.terms)
 		w.uint32s(b.slots)
 		w.uint32s(b.start)
@@ -108,9 +112,10 @@ func writeDefs(w *sectionWriter, defs []defEntry, files bool) error {
 	return nil
 }
 
-// readDefs reverses writeDefs. Each definition's file (-1 without
-// files) is left for the caller to check.
-func readDefs(r *sectionReader, files bool) ([]defEntry, error) {
+// readDefs reverses writeDefs, with room for spare more definitions.
+// Each definition's file (-1 without files) is left for the caller to
+// check.
+func readDefs(r *sectionReader, files bool, spare int) ([]defEntry, error) {
 	ids, fileIDs := r.int64s(), r.int64s()
 	var fs []int32
 	if files {
@@ -122,7 +127,7 @@ func readDefs(r *sectionReader, files bool) ([]defEntry, error) {
 	if r.err != nil || len(fileIDs) != n || files && len(fs) != n || len(attrs) != 6*n || len(names) != n || len(quals) != n || len(parents) != n {
 		return nil, r.fail()
 	}
-	defs := make([]defEntry, n)
+	defs := make([]defEntry, n, n+spare)
 	for i := range defs {
 		a := attrs[6*i : 6*i+6]
 		file := int32(-1)
@@ -153,9 +158,15 @@ func decodeCorpus(sections [][]byte, gen string, par Params) (*corpus, error) {
 // decodeSections is decodeCorpus without finish: the persisted fields
 // only, as patchCorpus needs them.
 func decodeSections(sections [][]byte, gen string) (c *corpus, err error) {
+	return decodeSectionsSpare(sections, gen, 0)
+}
+
+// decodeSectionsSpare is decodeSections with room for spare more
+// definitions after the corpus's (see patchOwned).
+func decodeSectionsSpare(sections [][]byte, gen string, spare int) (c *corpus, err error) {
 	r := sectionReader{sections: sections}
 	c = &corpus{gen: gen}
-	if c.defs, err = readDefs(&r, true); err != nil {
+	if c.defs, err = readDefs(&r, true, spare); err != nil {
 		return nil, err
 	}
 	n := len(c.defs)
@@ -441,11 +452,11 @@ func openCorpus(ctx context.Context, ix *index.Index, gen string, par Params, ma
 	if err != nil {
 		return nil, err
 	}
-	old, err := decodeSections(sections, base.Generation)
+	old, err := decodeSectionsSpare(sections, base.Generation, len(src.briefs))
 	if err != nil {
 		return nil, err
 	}
-	c, ok, err := patchCorpus(ctx, src, old)
+	c, ok, err := patchOwned(ctx, src, old)
 	if err != nil {
 		return nil, err
 	}

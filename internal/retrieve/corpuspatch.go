@@ -22,6 +22,20 @@ import (
 // outside its files, more than patchMaxFiles files changed, or counts
 // that do not add up. old is not modified.
 func patchCorpus(ctx context.Context, snap patchSource, old *corpus) (*corpus, bool, error) {
+	return patch(ctx, snap, old, false)
+}
+
+// patchOwned is patchCorpus for an old corpus no one else holds: the
+// patched definitions may take the place of old's (old is then spoilt),
+// when every new definition comes after every old one, as it does after
+// files are parsed again (new ids are past the largest), and old's have
+// room for them (decodeSectionsSpare). A reader opening a corpus through
+// a delta file saves a copy of the 48K definitions of sympy so.
+func patchOwned(ctx context.Context, snap patchSource, old *corpus) (*corpus, bool, error) {
+	return patch(ctx, snap, old, true)
+}
+
+func patch(ctx context.Context, snap patchSource, old *corpus, owned bool) (*corpus, bool, error) {
 	gen, err := snap.Stamp(ctx)
 	if err != nil {
 		return nil, false, err
@@ -29,7 +43,13 @@ func patchCorpus(ctx context.Context, snap patchSource, old *corpus) (*corpus, b
 	if instance(gen) != instance(old.gen) || instance(gen) == "" {
 		return nil, false, nil
 	}
-	if slices.ContainsFunc(old.defs, func(d defEntry) bool { return d.file < 0 }) {
+	// Every filed definition is in its file's list: a definition outside
+	// every file's shows as a count short.
+	filed := 0
+	for i := range old.files {
+		filed += len(old.files[i].defs)
+	}
+	if filed != len(old.defs) {
 		return nil, false, nil
 	}
 	keys, err := snap.FileKeys(ctx)
@@ -69,7 +89,14 @@ func patchCorpus(ctx context.Context, snap patchSource, old *corpus) (*corpus, b
 	c := &corpus{gen: gen, tier: tier, files: make([]fileEntry, len(keys))}
 	defMap := make([]int32, len(old.defs)) // old definition → new, -1 if gone
 	defByID := make(map[int64]int32, len(fresh))
-	c.defs = make([]defEntry, 0, len(old.defs)+len(fresh))
+	// In place, an old definition moves to a place at or before its own.
+	inPlace := owned && cap(old.defs)-len(old.defs) >= len(fresh) &&
+		(len(fresh) == 0 || len(old.defs) == 0 || fresh[0].ID > old.defs[len(old.defs)-1].ID)
+	if inPlace {
+		c.defs = old.defs[:0]
+	} else {
+		c.defs = make([]defEntry, 0, len(old.defs)+len(fresh))
+	}
 	j := 0
 	for i := range old.defs {
 		d := &old.defs[i]
@@ -83,7 +110,7 @@ func patchCorpus(ctx context.Context, snap patchSource, old *corpus) (*corpus, b
 			c.defs = append(c.defs, defEntry{Brief: fresh[j], file: -1})
 		}
 		defMap[i] = int32(len(c.defs))
-		c.defs = append(c.defs, defEntry{Brief: d.Brief, file: nf})
+		c.defs = append(c.defs, defEntry{Brief: d.Brief, file: nf}) // d is read before it is written
 	}
 	for ; j < len(fresh); j++ {
 		defByID[fresh[j].ID] = int32(len(c.defs))
@@ -105,13 +132,13 @@ func patchCorpus(ctx context.Context, snap patchSource, old *corpus) (*corpus, b
 			c.files[nf] = f
 		}
 	}
-	defs, files := newTextBuilder(0), newTextBuilder(0)
+	defs, files := newTextBuilder(len(c.defs)), newTextBuilder(len(keys))
 	var acc fileAccumulator
 	byPath := make(map[string]int32, len(changed))
 	for i, k := range keys {
 		byPath[k.Path] = int32(i)
 	}
-	read := 0
+	read, filed := 0, 0
 	err = snap.ForEachFileDocsOf(ctx, changed, func(fd *index.FileDocs) error {
 		read++
 		fi := byPath[fd.Path]
@@ -121,6 +148,9 @@ func patchCorpus(ctx context.Context, snap patchSource, old *corpus) (*corpus, b
 			di, ok := defByID[id]
 			if !ok {
 				continue // as buildCorpus
+			}
+			if c.defs[di].file < 0 {
+				filed++
 			}
 			c.defs[di].file = fi
 			f.defs = append(f.defs, di)
@@ -134,10 +164,14 @@ func patchCorpus(ctx context.Context, snap patchSource, old *corpus) (*corpus, b
 	if err != nil {
 		return nil, false, err
 	}
-	if read != len(changed) || slices.ContainsFunc(c.defs, func(d defEntry) bool { return d.file < 0 }) {
+	if read != len(changed) || filed != len(fresh) {
 		return nil, false, nil // the snapshot's rows disagree with themselves: let the full build decide
 	}
-	c.defText = patchText(&old.defText, defMap, defs, len(c.defs))
+	if owned && old.defText.lazy == nil {
+		c.defText = patchLazily(&old.defText, defMap, defs, len(c.defs))
+	} else {
+		c.defText = patchText(&old.defText, defMap, defs, len(c.defs))
+	}
 	c.fileText = patchText(&old.fileText, fileMap, files, len(c.files))
 	names, norms := make(map[string][]int32), make(map[string][]int32)
 	for _, di := range defByID {
@@ -229,90 +263,222 @@ func (c *corpus) unchanged(of int32, k index.FileKey) bool {
 // patchText makes the text index of the new documents: old's postings of
 // the documents docMap keeps (renumbered; docMap is increasing where it
 // is not -1), merged with fresh's, which were added under their new
-// numbers, in the canonical layout of textBuilder.build. It is one pass
-// over old's postings, which it copies: a term that gains no posting is
-// a loop of a table lookup per posting, and the hash table of terms is
-// old's when no term came or went.
+// numbers, in the canonical layout of textBuilder.build. A term that
+// gains no posting is one tight loop over its postings, a table lookup
+// each; a term that lost none keeps its document frequency; the hash
+// table of terms is old's when no term came or went. A reader that opens
+// a corpus through a delta file pays for this, so it is kept to about a
+// copy of the postings.
 func patchText(old *bm25, docMap []int32, fresh *textBuilder, docs int) bm25 {
 	ft, fs := fresh.byTerm()
-	b := bm25{
-		terms:   make([]string, 0, len(old.terms)+len(ft)),
-		start:   make([]uint32, 1, len(old.terms)+len(ft)+1),
-		df:      make([]uint32, 0, len(old.terms)+len(ft)),
-		entries: make([]posting, 0, len(old.entries)+len(fresh.raw)),
+	b := mergeText(old, docMap, ft, fs)
+	b.fieldLen = patchFieldLen(old, docMap, fresh, docs)
+	return b
+}
+
+// patchFieldLen is the field lengths of patchText's documents.
+func patchFieldLen(old *bm25, docMap []int32, fresh *textBuilder, docs int) []float32 {
+	const nf = int(index.NumFields)
+	fieldLen := make([]float32, docs*nf)
+	for _, r := range runsOf(docMap) {
+		copy(fieldLen[int(r.to)*nf:], old.fieldLen[int(r.lo)*nf:int(r.hi)*nf])
 	}
+	for i, x := range fresh.fieldLen {
+		if x != 0 {
+			fieldLen[i] = x
+		}
+	}
+	return fieldLen
+}
+
+// mergeText is patchText's postings, terms and document frequencies,
+// with fresh's postings as fresh.byTerm has them.
+func mergeText(old *bm25, docMap []int32, ft []string, fs [][]posting) bm25 {
+	if old.lazy != nil {
+		flat := old.flat()
+		old = &flat
+	}
+	// at[j]: the first of old's terms not below ft[j]; known[j]: it is ft[j].
+	at := make([]int, len(ft))
+	known := make([]bool, len(ft))
+	for j, term := range ft {
+		at[j], known[j] = slices.BinarySearch(old.terms, term)
+	}
+	nt, np := len(old.terms)+len(ft), len(old.entries)
+	for _, ps := range fs {
+		np += len(ps)
+	}
+	b := bm25{terms: make([]string, 0, nt), start: make([]uint32, 1, nt+1), df: make([]uint32, 0, nt)}
+	entries := make([]posting, np)
+	w := 0
 	same := true // the terms are old's
-	for i, j := 0, 0; i < len(old.terms) || j < len(ft); {
-		var term string
-		var os, ps []posting
-		switch {
-		case j == len(ft) || i < len(old.terms) && old.terms[i] < ft[j]:
-			term, os = old.terms[i], old.entries[old.start[i]:old.start[i+1]]
-			i++
-		case i == len(old.terms) || ft[j] < old.terms[i]:
-			term, ps = ft[j], fs[j]
-			j++
-			same = false
-		default:
-			term, os, ps = old.terms[i], old.entries[old.start[i]:old.start[i+1]], fs[j]
-			i, j = i+1, j+1
-		}
-		n := len(b.entries)
-		// The fresh postings go in among the old ones by document: a
-		// fresh document's number is no old document's.
-		oi := 0
-		for _, f := range ps {
-			for ; oi < len(os); oi++ {
-				d := docMap[os[oi].doc]
-				if d >= f.doc {
-					break
-				}
-				if d >= 0 {
-					b.entries = append(b.entries, posting{doc: d, fc: os[oi].fc})
-				}
-			}
-			b.entries = append(b.entries, f)
-		}
-		for _, p := range os[oi:] {
-			if d := docMap[p.doc]; d >= 0 {
-				b.entries = append(b.entries, posting{doc: d, fc: p.fc})
-			}
-		}
-		if len(b.entries) == n {
+	add := func(term string, n int, df uint32) {
+		if w == n {
 			same = false // a term left without postings
-			continue
-		}
-		var df uint32
-		last := int32(-1)
-		for _, p := range b.entries[n:] {
-			if p.doc != last {
-				df++
-				last = p.doc
-			}
+			return
 		}
 		b.terms = append(b.terms, term)
-		b.start = append(b.start, uint32(len(b.entries)))
+		b.start = append(b.start, uint32(w))
 		b.df = append(b.df, df)
 	}
+	j := 0
+	for i := 0; i <= len(old.terms); i++ {
+		for ; j < len(ft) && at[j] == i && !known[j]; j++ {
+			same = false
+			w += copy(entries[w:], fs[j])
+			add(ft[j], w-len(fs[j]), countDocs(fs[j]))
+		}
+		if i == len(old.terms) {
+			break
+		}
+		os := old.entries[old.start[i]:old.start[i+1]]
+		n := w
+		if j < len(ft) && at[j] == i {
+			// A fresh document's number is no old document's: the fresh
+			// postings go in among the old ones by document.
+			oi := 0
+			for _, f := range fs[j] {
+				for ; oi < len(os); oi++ {
+					d := docMap[os[oi].doc]
+					if d >= f.doc {
+						break
+					}
+					if d >= 0 {
+						entries[w] = posting{doc: d, fc: os[oi].fc}
+						w++
+					}
+				}
+				entries[w] = f
+				w++
+			}
+			for _, p := range os[oi:] {
+				if d := docMap[p.doc]; d >= 0 {
+					entries[w] = posting{doc: d, fc: p.fc}
+					w++
+				}
+			}
+			j++
+			add(old.terms[i], n, countDocs(entries[n:w]))
+			continue
+		}
+		for _, p := range os {
+			if d := docMap[p.doc]; d >= 0 {
+				entries[w] = posting{doc: d, fc: p.fc}
+				w++
+			}
+		}
+		df := old.df[i]
+		if w-n != len(os) {
+			df = countDocs(entries[n:w])
+		}
+		add(old.terms[i], n, df)
+	}
+	b.entries = entries[:w:w]
 	if same {
 		b.terms, b.slots = old.terms, old.slots
 	} else {
 		b.slots = hashTerms(b.terms)
 	}
-
-	const nf = int(index.NumFields)
-	b.fieldLen = make([]float32, docs*nf)
-	for od, nd := range docMap {
-		if nd >= 0 {
-			copy(b.fieldLen[int(nd)*nf:(int(nd)+1)*nf], old.fieldLen[od*nf:(od+1)*nf])
-		}
-	}
-	for i, x := range fresh.fieldLen {
-		if x != 0 {
-			b.fieldLen[i] = x
-		}
-	}
 	return b
+}
+
+// A lazyText patches a text index where it is read rather than copying
+// all of it: the bm25 that holds it keeps an older index's terms and
+// postings, whose documents docMap renumbers (dropping those it maps to
+// -1), and the postings of the changed documents apart, by term. Ranking
+// reads the postings of a few dozen terms a query, so a one-shot process
+// that opens a corpus through a delta file renumbers those, not the
+// 1.2 million postings of sympy's definitions (9.8 MB). Scores, document
+// frequencies and idf are the patched index's, to the bit; flat makes
+// it, for whatever reads the whole (the corpus file, the next patch).
+type lazyText struct {
+	docMap []int32     // document of the older index → document, -1 if gone
+	terms  []string    // the terms of the changed documents, sorted
+	lists  [][]posting // their postings, by document (new numbers)
+}
+
+// patchLazily is patchText with the postings left where they are:
+// old's, renumbered as they are read (lazyText). old must not be lazy.
+func patchLazily(old *bm25, docMap []int32, fresh *textBuilder, docs int) bm25 {
+	ft, fs := fresh.byTerm()
+	return bm25{terms: old.terms, slots: old.slots, start: old.start, df: old.df, entries: old.entries,
+		fieldLen: patchFieldLen(old, docMap, fresh, docs), lazy: &lazyText{docMap: docMap, terms: ft, lists: fs}}
+}
+
+// find returns the postings of term in b, which l patches: the older
+// index's (to renumber) and the fresh ones.
+func (l *lazyText) find(b *bm25, term string) (old, fresh []posting) {
+	if t, ok := b.lookup(term); ok {
+		old = b.entries[b.start[t]:b.start[t+1]]
+	}
+	if i, ok := slices.BinarySearch(l.terms, term); ok {
+		fresh = l.lists[i]
+	}
+	return old, fresh
+}
+
+// docFreq is the number of documents of the patched index that hold
+// term.
+func (l *lazyText) docFreq(b *bm25, term string) uint32 {
+	old, fresh := l.find(b, term)
+	df := countDocs(fresh)
+	last := int32(-1)
+	for _, p := range old {
+		if p.doc != last {
+			last = p.doc
+			if l.docMap[p.doc] >= 0 {
+				df++
+			}
+		}
+	}
+	return df
+}
+
+// flat returns b with its patch applied (b itself when it has none):
+// the text index patchText makes, weighed as b is.
+func (b *bm25) flat() bm25 {
+	if b.lazy == nil {
+		return *b
+	}
+	base := *b
+	base.lazy = nil
+	f := mergeText(&base, b.lazy.docMap, b.lazy.terms, b.lazy.lists)
+	f.fieldLen, f.w, f.length, f.avg, f.k1, f.b = b.fieldLen, b.w, b.length, b.avg, b.k1, b.b
+	return f
+}
+
+// A docRun is a run of old documents, [lo, hi), that keep their order
+// and become the new documents [to, to+hi-lo).
+type docRun struct{ lo, hi, to int32 }
+
+// runsOf returns the runs of docMap (increasing where it is not -1), in
+// order: a one-file update of sympy's definitions has two.
+func runsOf(docMap []int32) []docRun {
+	var runs []docRun
+	for d := 0; d < len(docMap); {
+		if docMap[d] < 0 {
+			d++
+			continue
+		}
+		lo := d
+		for d++; d < len(docMap) && docMap[d] == docMap[d-1]+1; d++ {
+		}
+		runs = append(runs, docRun{lo: int32(lo), hi: int32(d), to: docMap[lo]})
+	}
+	return runs
+}
+
+// countDocs is the number of documents of a term's postings.
+func countDocs(ps []posting) uint32 {
+	var df uint32
+	last := int32(-1)
+	for _, p := range ps {
+		if p.doc != last {
+			df++
+			last = p.doc
+		}
+	}
+	return df
 }
 
 // byTerm returns t's terms sorted and, for each, its postings by

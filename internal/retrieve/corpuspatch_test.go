@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -79,8 +80,38 @@ func throughDelta(t *testing.T, ix *index.Index, base, built *corpus, step strin
 		if err != nil {
 			t.Fatalf("%s: open through the delta file (mapped %v): %v", step, mapped, err)
 		}
-		if d := sameCorpusDiff(built, got); d != "" {
-			t.Fatalf("%s: the corpus through the delta file differs from the one built (-built +delta):\n%s", step, d)
+		sameAsBuilt(t, built, got, fmt.Sprintf("%s (through the delta file, mapped %v)", step, mapped))
+	}
+}
+
+// sameAsBuilt checks that got, whose text indexes may be patched as they
+// are read (lazyText), is built: field by field once flat, and, as it
+// is, in the score, idf and presence of every term of either and of a
+// term of neither, to the bit.
+func sameAsBuilt(t *testing.T, built, got *corpus, step string) {
+	t.Helper()
+	flat := *got
+	flat.defText, flat.fileText = got.defText.flat(), got.fileText.flat()
+	if d := sameCorpusDiff(built, &flat); d != "" {
+		t.Fatalf("%s: the corpus differs from the one built (-built +got):\n%s", step, d)
+	}
+	for i, pair := range [][2]*bm25{{&built.defText, &got.defText}, {&built.fileText, &got.fileText}} {
+		want, have := pair[0], pair[1]
+		terms := append(append(slices.Clone(want.terms), have.terms...), "zz_in_no_document")
+		if have.lazy != nil {
+			terms = append(terms, have.lazy.terms...)
+		}
+		n := []int{len(built.defs), len(built.files)}[i]
+		for _, term := range terms {
+			if want.has(term) != have.has(term) || want.idf(term) != have.idf(term) {
+				t.Fatalf("%s: term %q: has %v, idf %v; built: %v, %v", step, term, have.has(term), have.idf(term), want.has(term), want.idf(term))
+			}
+			ws, hs := make([]float64, n), make([]float64, n)
+			want.score(term, 1.25, ws)
+			have.score(term, 1.25, hs)
+			if !slices.Equal(ws, hs) {
+				t.Fatalf("%s: term %q scores %v, built %v", step, term, hs, ws)
+			}
 		}
 	}
 }
