@@ -99,7 +99,9 @@ definition sits, beyond the words it shares with the task:
 Code in the task (issuecode.go, codeuse.go) is read as a reader of
 the reproducer would: fenced and inline code and the prompt lines of
 interactive sessions (of a session, only the prompt lines: the rest is
-output). Import lines bind modules, aliases (import xarray as xr) and
+output), and calls written in prose, unquoted ("Rational('0.5', '100')
+gives 1/100100": on the dev set one instance gained function Acc@10,
+none lost, of the 25 with such calls). Import lines bind modules, aliases (import xarray as xr) and
 names (from sympy import Poly); "p = Poly(x)" binds p to Poly; every
 call and attribute chain is a use. A use resolves through the index:
 

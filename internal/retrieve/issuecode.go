@@ -72,8 +72,16 @@ func codeOf(text string) []string {
 	for _, m := range promptLine.FindAllStringSubmatch(text, -1) {
 		out = append(out, m[1])
 	}
+	text = promptLine.ReplaceAllString(text, " ")
+	// Calls written in prose, unquoted: "when calc Rational('0.5', '100')
+	// the value is wrong".
+	out = append(out, proseCall.FindAllString(text, maxCodeUses)...)
 	return out
 }
+
+// proseCall is a call in prose: a name or a chain of names right before
+// parentheses, their arguments on the line, one level of nesting.
+var proseCall = regexp.MustCompile(`\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\((?:[^()\n]|\([^()\n]*\))*\)`)
 
 // codeScope is what the code has bound so far: module aliases, imported
 // names and variables of a known class.

@@ -55,6 +55,14 @@ func TestParseCodeUses(t *testing.T) {
 			want: []codeUse{{module: "astropy.units", name: "Quantity", called: true, weight: weightUseResolved}},
 		},
 		{name: "prose only", task: "printing of Sum is wrong"},
+		{
+			name: "a call in prose",
+			task: "when calc Rational('0.5', '100') (in sympy 1.11) the value is 1/100100, but Rational(0.5, half(100)) is right",
+			want: []codeUse{
+				{name: "Rational", called: true, weight: weightUseBareCall},
+				{name: "half", called: true, weight: weightUseBareCall},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
