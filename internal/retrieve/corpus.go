@@ -213,7 +213,7 @@ type corpus struct {
 	defByID  map[int64]int32
 	byPath   map[string]int32   // path → file
 	byModule map[string][]int32 // dotted module path and its suffixes → files ("core.basic" → sympy/core/basic.py)
-	norms    [256][]string      // the distinct normNames, by first byte, for near matches
+	norms    [256][]string      // the distinct normNames, by first byte and then length, for near matches
 
 	// Vendored files, dispatch names, file breadth: deriveStructure
 	// (structure.go), called by finish.
@@ -324,6 +324,9 @@ func (c *corpus) finish(par Params) {
 		if n != "" {
 			c.norms[n[0]] = append(c.norms[n[0]], n)
 		}
+	}
+	for b, names := range c.norms {
+		c.norms[b] = byLength(names)
 	}
 	c.deriveStructure()
 }
@@ -595,8 +598,29 @@ type nearName struct {
 	ratio float64
 }
 
+// byLength orders names by length, stably: a counting sort.
+func byLength(names []string) []string {
+	var at []int
+	for _, n := range names {
+		for len(at) <= len(n)+1 {
+			at = append(at, 0)
+		}
+		at[len(n)+1]++
+	}
+	for l := 1; l < len(at); l++ {
+		at[l] += at[l-1]
+	}
+	out := make([]string, len(names))
+	for _, n := range names {
+		out[at[len(n)]] = n
+		at[len(n)]++
+	}
+	return out
+}
+
 // nearNames returns the normalised names most similar to cand: same
-// first letter, similar length, ratio at least ratioThreshold.
+// first letter, similar length (norms are by length), ratio at least
+// ratioThreshold.
 func (c *corpus) nearNames(cand string) []nearName {
 	var out []nearName
 	lo, hi := len(cand)*3/4, len(cand)*4/3+1
@@ -605,9 +629,11 @@ func (c *corpus) nearNames(cand string) []nearName {
 		pat = new(lcsPattern)
 		pat.set(cand)
 	}
-	for _, n := range c.norms[cand[0]] {
-		if len(n) < lo || len(n) > hi {
-			continue
+	names := c.norms[cand[0]]
+	first, _ := slices.BinarySearchFunc(names, lo, func(n string, l int) int { return cmp.Compare(len(n), l) })
+	for _, n := range names[first:] {
+		if len(n) > hi {
+			break
 		}
 		var r float64
 		if pat != nil {
