@@ -188,7 +188,9 @@ func patch(ctx context.Context, snap patchSource, old *corpus, owned bool) (*cor
 // old's lists, renumbered by defMap (increasing where it is not -1),
 // merged with the fresh definitions of each key, keys sorted and those
 // left empty dropped. It sorts only the fresh keys, where groupNames
-// sorts them all (a third of a one-file update of sympy).
+// sorts them all (a third of a one-file update of sympy), and a key
+// without fresh definitions is a tight loop over its list; the keys are
+// old's when none came or went.
 func patchGroups(old *groups, defMap []int32, fresh map[string][]int32) groups {
 	keys := slices.Sorted(maps.Keys(fresh))
 	g := groups{
@@ -196,38 +198,67 @@ func patchGroups(old *groups, defMap []int32, fresh map[string][]int32) groups {
 		start: make([]uint32, 1, len(old.keys)+len(keys)+1),
 		items: make([]int32, 0, len(old.items)+len(fresh)),
 	}
-	for i, j := 0, 0; i < len(old.keys) || j < len(keys); {
-		var key string
-		var os, fs []int32
-		switch {
-		case j == len(keys) || i < len(old.keys) && old.keys[i] < keys[j]:
-			key, os = old.keys[i], old.items[old.start[i]:old.start[i+1]]
-			i++
-		case i == len(old.keys) || keys[j] < old.keys[i]:
-			key, fs = keys[j], fresh[keys[j]]
-			j++
-		default:
-			key, os, fs = old.keys[i], old.items[old.start[i]:old.start[i+1]], fresh[keys[j]]
-			i, j = i+1, j+1
+	same := true // the keys are old's
+	add := func(key string, n int) {
+		if len(g.items) == n {
+			same = false
+			return
 		}
-		slices.Sort(fs)
+		g.keys = append(g.keys, key)
+		g.start = append(g.start, uint32(len(g.items)))
+	}
+	// at[j]: the first of old's keys not below keys[j].
+	at := make([]int, len(keys))
+	for j, key := range keys {
+		at[j], _ = slices.BinarySearch(old.keys, key)
+	}
+	j := 0
+	for i, key := range old.keys {
+		for ; j < len(keys) && at[j] == i && keys[j] != key; j++ {
+			fs := fresh[keys[j]]
+			slices.Sort(fs)
+			n := len(g.items)
+			g.items = append(g.items, fs...)
+			add(keys[j], n)
+			same = false
+		}
+		os := old.items[old.start[i]:old.start[i+1]]
 		n := len(g.items)
-		for len(os) > 0 || len(fs) > 0 {
-			switch {
-			case len(os) > 0 && defMap[os[0]] < 0:
-				os = os[1:]
-			case len(fs) == 0 || len(os) > 0 && defMap[os[0]] < fs[0]:
-				g.items = append(g.items, defMap[os[0]])
-				os = os[1:]
-			default:
-				g.items = append(g.items, fs[0])
-				fs = fs[1:]
+		if j < len(keys) && at[j] == i {
+			fs := fresh[key]
+			slices.Sort(fs)
+			for len(os) > 0 || len(fs) > 0 {
+				switch {
+				case len(os) > 0 && defMap[os[0]] < 0:
+					os = os[1:]
+				case len(fs) == 0 || len(os) > 0 && defMap[os[0]] < fs[0]:
+					g.items = append(g.items, defMap[os[0]])
+					os = os[1:]
+				default:
+					g.items = append(g.items, fs[0])
+					fs = fs[1:]
+				}
+			}
+			j++
+		} else {
+			for _, d := range os {
+				if d := defMap[d]; d >= 0 {
+					g.items = append(g.items, d)
+				}
 			}
 		}
-		if len(g.items) > n {
-			g.keys = append(g.keys, key)
-			g.start = append(g.start, uint32(len(g.items)))
-		}
+		add(key, n)
+	}
+	for ; j < len(keys); j++ {
+		fs := fresh[keys[j]]
+		slices.Sort(fs)
+		n := len(g.items)
+		g.items = append(g.items, fs...)
+		add(keys[j], n)
+		same = false
+	}
+	if same {
+		g.keys = old.keys
 	}
 	return g
 }
