@@ -36,12 +36,14 @@ type extraction struct {
 	quiet   [][2]uint
 	pkgSeen bool
 	lines   lineIndex // made on first use by lineIndex
+	// linesBuf is memory for lines, from an earlier file.
+	linesBuf lineIndex
 }
 
 // lineIndex returns the line index of the source, making it once.
 func (x *extraction) lineIndex() lineIndex {
 	if x.lines == nil {
-		x.lines = newLineIndex(x.src)
+		x.lines = appendLineIndex(x.linesBuf, x.src)
 	}
 	return x.lines
 }
@@ -307,13 +309,17 @@ func (x *extraction) resolveRefs() {
 		return cmp.Compare(refRank(a.kind), refRank(b.kind))
 	})
 	x.refs = slices.CompactFunc(x.refs, func(a, b refUse) bool { return a.start == b.start })
-	// Uses are aggregated per scope and kind, then per name: a map keyed
-	// by the name alone lets lookups convert the bytes without allocating.
+	// Uses are aggregated per scope, kind and name. Names are numbered
+	// first, by a map keyed by the name alone, which lookups convert from
+	// the bytes without allocating; -1 numbers a name that is no name.
 	type group struct {
 		scope *def
 		kind  symbol.RefKind
+		name  int32
 	}
-	seen := make(map[group]map[string]int)
+	names := make(map[string]int32)
+	var nameOf []string // by number
+	seen := make(map[group]int)
 	lines := x.lineIndex()
 	slices.SortFunc(x.quiet, func(a, b [2]uint) int { return cmp.Compare(a[0], b[0]) })
 	imp := 0
@@ -341,36 +347,49 @@ func (x *extraction) resolveRefs() {
 			scope = stack[len(stack)-1]
 			scopeQual = scope.qual
 		}
-		names := seen[group{scope, r.kind}]
-		if names == nil {
-			names = make(map[string]int)
-			seen[group{scope, r.kind}] = names
-		}
 		text := x.src[r.start:r.end]
-		if i, ok := names[string(text)]; ok {
+		id, ok := names[string(text)]
+		if !ok {
+			name := string(text)
+			id = -1
+			if !strings.ContainsAny(name, " \t\r\n") {
+				id = int32(len(nameOf))
+				nameOf = append(nameOf, name)
+			}
+			names[name] = id
+		}
+		if id < 0 {
+			continue
+		}
+		g := group{scope, r.kind, id}
+		if i, ok := seen[g]; ok {
 			x.file.Refs[i].Count++
 			continue
 		}
-		name := string(text)
-		if strings.ContainsAny(name, " \t\r\n") {
-			continue
-		}
-		names[name] = len(x.file.Refs)
-		x.file.Refs = append(x.file.Refs, symbol.Ref{Name: name, Kind: r.kind, Scope: scopeQual, Line: lines.line(r.start), Count: 1})
+		seen[g] = len(x.file.Refs)
+		x.file.Refs = append(x.file.Refs, symbol.Ref{Name: nameOf[id], Kind: r.kind, Scope: scopeQual, Line: lines.line(r.start), Count: 1})
 	}
 }
 
 // lineIndex maps byte offsets to 1-based line numbers.
 type lineIndex []uint // start offset of each line after the first
 
-func newLineIndex(src []byte) lineIndex {
-	idx := lineIndex{} // not nil: made
-	for i, c := range src {
-		if c == '\n' {
-			idx = append(idx, uint(i+1))
-		}
+func newLineIndex(src []byte) lineIndex { return appendLineIndex(nil, src) }
+
+// appendLineIndex makes the line index of src in buf's memory.
+func appendLineIndex(buf lineIndex, src []byte) lineIndex {
+	idx := buf[:0]
+	if idx == nil {
+		idx = lineIndex{} // not nil: made
 	}
-	return idx
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return idx
+		}
+		i += j + 1
+		idx = append(idx, uint(i))
+	}
 }
 
 func (l lineIndex) line(off uint) int {

@@ -28,6 +28,11 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
 	batch   *matchBatch
+
+	// Memory of one file's extraction that the next one reuses: a file
+	// has a use per identifier.
+	refs  []refUse
+	lines lineIndex
 }
 
 // NewParser returns a Parser for any language.
@@ -110,7 +115,16 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 		lang: l,
 		src:  src,
 		file: &symbol.File{Path: path, Lang: l.Name, HasError: root.HasError()},
+		refs: p.refs[:0],
+
+		linesBuf: p.lines,
 	}
+	defer func() {
+		p.refs = x.refs[:0]
+		if x.lines != nil {
+			p.lines = x.lines[:0]
+		}
+	}()
 	if err := x.collect(p.cursor, p.batch, root); err != nil {
 		return nil, fmt.Errorf("query %s: %w", path, err)
 	}
