@@ -99,7 +99,11 @@ func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON, q
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
+	defer func() {
+		start := time.Now()
+		ix.Close()
+		a.logger().Debug("index closed", "took", time.Since(start))
+	}()
 	// The references' indexes a first quick build deferred are made on one
 	// core while the corpus file is written on the other.
 	var refs error
@@ -187,10 +191,12 @@ func (a *app) upgrade(ctx context.Context, ix *index.Index, progress, foreground
 // again and again, reads it.
 func (a *app) saveCorpus(ctx context.Context, ix *index.Index, st *index.Stats, once bool) {
 	start := time.Now()
-	if _, err := retrieve.New(ix, &retrieve.Options{Logger: a.logger(), MapCorpus: once}).SaveCorpus(ctx); err != nil && ctx.Err() == nil {
+	wrote, err := retrieve.New(ix, &retrieve.Options{Logger: a.logger(), MapCorpus: once}).SaveCorpus(ctx)
+	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(a.stderr, "winnow: %v; winnow context builds it when it needs it\n", err)
 	}
 	st.Duration += time.Since(start)
+	a.logger().Debug("corpus saved", "wrote", wrote, "took", time.Since(start))
 }
 
 // repairingUpdate opens the index, checks it for damage unless winnow
