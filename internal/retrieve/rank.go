@@ -409,19 +409,62 @@ func lastSegment(s string) string {
 }
 
 // combine computes every definition's score from its features, its
-// file's and its priors.
+// file's and its priors. A definition's features are summed in feature
+// order, and adding a zero feature leaves a sum as it was, so the sum
+// over the dense features (the lexical and file scores hold most
+// definitions) is the whole sum of a definition none of the sparse
+// features score; the few they score are summed again over every
+// feature. Summing all features for every definition, a chain of
+// dependent additions each, took most of a ranking's first combine.
 func (r *ranker) combine() {
 	score, lex, ff := r.score, r.file[FeatLexical], r.feat[FeatFile]
-	w := r.weighted()
 	for d := range r.c.defs {
-		fi := r.c.defs[d].file
-		if fi < 0 {
+		if fi := r.c.defs[d].file; fi >= 0 {
+			ff[d] = lex[fi]
+		}
+	}
+	all := r.weighted()
+	var dense weightedFeatures
+	var scored []int32 // definitions a sparse feature scores, some more than once
+	for i, col := range all.cols {
+		if nz, ok := nonZero(col, len(col)/sparseShare, scored); ok {
+			scored = nz
+		} else {
+			dense.cols, dense.ws = append(dense.cols, col), append(dense.ws, all.ws[i])
+		}
+	}
+	for d := range r.c.defs {
+		if r.c.defs[d].file < 0 {
 			score[d] = 0
 			continue
 		}
-		ff[d] = lex[fi]
-		score[d] = r.final(d, w.sum(d))
+		score[d] = r.final(d, dense.sum(d))
 	}
+	for _, d := range scored {
+		if r.c.defs[d].file >= 0 {
+			score[d] = r.final(int(d), all.sum(int(d)))
+		}
+	}
+}
+
+// sparseShare: a feature is sparse when it scores at most one definition
+// in sparseShare.
+const sparseShare = 16
+
+// nonZero appends to out the indexes where col is not zero, and reports
+// whether there are at most limit of them; past limit it stops and
+// returns out as it was.
+func nonZero(col []float64, limit int, out []int32) ([]int32, bool) {
+	n := len(out)
+	for i, v := range col {
+		if v != 0 {
+			if len(out)-n == limit {
+				return out[:n], false
+			}
+			out = append(out, int32(i))
+		}
+	}
+	return out, true
 }
 
 // rescore brings the scores up to date with feature f, set since the
@@ -646,12 +689,19 @@ func (r *ranker) rankFiles() []RankedFile {
 	return out[:min(len(out), rankDepth)]
 }
 
-// scaleMax divides xs by its maximum, so the best is 1.
+// scaleMax divides xs by its maximum, so the best is 1. The maximum is
+// taken four elements abreast, which is the same maximum without a chain
+// of dependent comparisons.
 func scaleMax(xs []float64) {
-	m := 0.0
-	for _, x := range xs {
-		m = max(m, x)
+	var m0, m1, m2, m3 float64
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		m0, m1, m2, m3 = max(m0, xs[i]), max(m1, xs[i+1]), max(m2, xs[i+2]), max(m3, xs[i+3])
 	}
+	for ; i < len(xs); i++ {
+		m0 = max(m0, xs[i])
+	}
+	m := max(max(m0, m1), max(m2, m3))
 	if m <= 0 {
 		return
 	}
