@@ -203,18 +203,24 @@ decode in place. What is cheap to derive from them (maps by id, path,
 module and name, test and aux marks, structure) is derived on opening
 (finish).
 
-Who pays for building it: winnow index writes the file after every run
-that changed the index (Engine.SaveCorpus; a run that changed nothing
-reads the file's header only), and so does a watcher, winnow index
---watch or winnow mcp's, after every batch; a query that finds no
-current file (an index updated by something else, a damaged file)
-builds the corpus and writes the file for the next process. A stale,
-truncated, corrupt or older file is rebuilt, never misread: the stamp
-and layout are compared first, from the header alone, then the CRC-32C
-of the whole file, then every index and offset as the sections are
-decoded. Each change costs a full rebuild for now (one file edited on
-sympy: winnow index 60-70 ms, plus ~500 ms to rewrite the corpus);
-patching the file for the files that changed is the next step.
+Who pays for building it: winnow index brings the files up to date
+after every run that changed the index (Engine.SaveCorpus; a run that
+changed nothing reads their headers only), and so does a watcher,
+winnow index --watch or winnow mcp's, after every batch; a query that
+finds no current file (an index updated by something else, a damaged
+file) builds the corpus, patching the one it has when it can
+(corpuspatch.go), and saves it for the next process. A few changed
+files are not worth rewriting the corpus file (23 MB on sympy): they
+go to a delta file beside it (corpusdelta.go), what patchCorpus would
+read from the index for them, and a reader patches the corpus file
+with it as it opens it, the definitions' text index where it is read
+(lazyText); deltas accumulate until one would pass 100 files or an
+eighth of the corpus file, and the corpus file is then written whole.
+A stale, truncated, corrupt or older file is rebuilt, never misread:
+the stamp and layout are compared first, from the header alone, then
+the CRC-32C of the whole file, then every index and offset as the
+sections are decoded; a delta names the corpus file it applies to by
+stamp and checksum.
 
 A one-shot winnow context maps the file instead of reading it
 (Options.MapCorpus; the mapping lives as long as the process, which is
