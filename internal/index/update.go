@@ -163,18 +163,26 @@ func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress 
 		}
 	}
 	if rebuild {
-		st, err = ix.rebuildLocked(ctx, progress)
+		if st, err = ix.rebuildLocked(ctx, progress); err != nil {
+			return nil, err
+		}
+		ix.updateHistory(ctx, TierFull) // under the lock
 		tier = TierFull
 	} else {
 		if tier, err = ix.targetTier(ctx, tier); err != nil {
 			return nil, err
 		}
+		// The history has nothing to do with the files: its git runs while
+		// they are listed and read (3 ms of a one-file update of sympy),
+		// under the lock all the same.
+		var history sync.WaitGroup
+		history.Go(func() { ix.updateHistory(ctx, tier) })
 		st, rest, err = ix.updateLocked(ctx, only, tier, upgradeChunk, progress)
+		history.Wait()
+		if err != nil {
+			return nil, err
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	ix.updateHistory(ctx, tier) // after the files, under the lock
 	lock.unlock()
 	locked = false
 	// The files left to upgrade, a transaction each chunk, the lock
@@ -247,10 +255,16 @@ func (ix *Index) updateLocked(ctx context.Context, only []string, tier Tier, max
 		return nil, nil, err
 	}
 	if only == nil {
-		if cands, err = l.list(ctx); err != nil {
+		// The stored rows are read while git lists the tree.
+		var rowsErr error
+		var rows sync.WaitGroup
+		rows.Go(func() { prev, rowsErr = ix.loadAllFiles(ctx, was) })
+		cands, err = l.list(ctx)
+		rows.Wait()
+		if err != nil {
 			return nil, nil, fmt.Errorf("list files: %w", err)
 		}
-		prev, err = ix.loadAllFiles(ctx, was)
+		err = rowsErr
 	} else {
 		for _, p := range only {
 			if c, ok := l.consider(p); ok {
