@@ -33,6 +33,8 @@ type Parser struct {
 	// has a use per identifier.
 	refs  []refUse
 	lines lineIndex
+
+	parsed int // bytes parsed
 }
 
 // NewParser returns a Parser for any language.
@@ -60,6 +62,11 @@ func (p *Parser) Close() {
 	if p.batch != nil {
 		p.batch.close()
 		p.batch = nil
+	}
+	if p.parsed >= largeSource {
+		// What the Parser's trees held stays in the C allocator's arenas,
+		// idle, unless handed back (alloc.go).
+		trimCHeap()
 	}
 }
 
@@ -97,6 +104,7 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 	if l.rules.trailingNewline && (size == 0 || src[size-1] != '\n') {
 		src = append(src[:size:size], '\n') // a copy: the caller's bytes stay as they are
 	}
+	p.parsed += len(src)
 	end, err := beginLarge(ctx, len(src))
 	if err != nil {
 		return nil, err
