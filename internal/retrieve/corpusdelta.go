@@ -186,7 +186,10 @@ func saveDelta(ctx context.Context, ix *index.Index, snap *index.Snapshot) (bool
 	if size > max(sizeOfCorpus(ix)/deltaMaxShare, deltaMinBytes) {
 		return false, nil
 	}
-	return true, ix.WriteCorpusDelta(index.CorpusKey{Layout: corpusLayout, Generation: gen}, base, sections)
+	if err := ix.WriteCorpusDelta(index.CorpusKey{Layout: corpusLayout, Generation: gen}, base, sections); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // sizeOfCorpus is the size of the corpus file, 0 if there is none.
@@ -292,7 +295,7 @@ func encodeDelta(d *deltaSource) ([][]byte, error) {
 	w.uint32s(pairs)
 	w.strings(terms)
 	if len(w.sections) != deltaSections {
-		panic(fmt.Sprintf("encodeDelta wrote %d sections, the layout has %d", len(w.sections), deltaSections))
+		return nil, fmt.Errorf("encodeDelta wrote %d sections, the layout has %d", len(w.sections), deltaSections)
 	}
 	return w.sections, nil
 }
