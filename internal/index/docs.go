@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/winnowhq/winnow/internal/symbol"
@@ -56,47 +57,34 @@ func buildDocs(f *symbol.File, src []byte, cache *terms.Cache) (file []Posting, 
 	if cache != nil {
 		scan = cache.Scan
 	}
-	type bag map[string]*[NumFields]int
-	add := func(b bag, term string, field Field) {
-		c := b[term]
-		if c == nil {
-			c = new([NumFields]int)
-			b[term] = c
-		}
-		c[field]++
-	}
-	flatten := func(b bag) []Posting {
-		out := make([]Posting, 0, len(b))
-		for term, counts := range b {
-			for field, n := range counts {
-				if n > 0 {
-					out = append(out, Posting{Term: term, Field: Field(field), Count: n})
-				}
-			}
-		}
-		slices.SortFunc(out, func(a, b Posting) int { return cmp.Or(strings.Compare(a.Term, b.Term), cmp.Compare(a.Field, b.Field)) })
-		return out
-	}
-
-	fileBag := make(bag)
+	b := docBuilders.Get().(*docBuilder)
+	defer b.release()
+	// Document 0 is the file's, document i+1 the ith symbol's.
+	doc := 0
+	field := FieldPath
+	add := func(t string) { b.add(doc, t, field) }
 	dir, base := path.Split(f.Path)
-	scan(dir+strings.TrimSuffix(base, path.Ext(base)), func(t string) { add(fileBag, t, FieldPath) })
-	bags := make([]bag, len(f.Symbols))
+	pathText := dir + strings.TrimSuffix(base, path.Ext(base))
+	scan(pathText, add)
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		b := make(bag)
-		scan(s.Name, func(t string) { add(b, t, FieldName) })
+		doc = i + 1
+		field = FieldName
+		scan(s.Name, add)
 		if whole := strings.ToLower(s.Name); len(terms.SplitIdentifier(s.Name)) > 1 && len(whole) <= terms.MaxLen {
-			add(b, whole, FieldName) // the whole name, for exact mentions
+			add(whole) // the whole name, for exact mentions
 		}
-		scan(s.Parent, func(t string) { add(b, t, FieldPath) })
-		scan(dir+strings.TrimSuffix(base, path.Ext(base)), func(t string) { add(b, t, FieldPath) })
-		scan(s.Signature, func(t string) { add(b, t, FieldSig) })
-		scan(s.Doc, func(t string) { add(b, t, FieldDoc) })
-		bags[i] = b
+		field = FieldPath
+		scan(s.Parent, add)
+		scan(pathText, add)
+		field = FieldSig
+		scan(s.Signature, add)
+		field = FieldDoc
+		scan(s.Doc, add)
 	}
 	// Body terms go to the innermost definition around them. Symbols are
 	// in source order and nest, so a stack sweeps the file once.
+	field = FieldBody
 	order := make([]int, len(f.Symbols))
 	for i := range order {
 		order[i] = i
@@ -112,13 +100,13 @@ func buildDocs(f *symbol.File, src []byte, cache *terms.Cache) (file []Posting, 
 		if end <= pos {
 			return
 		}
-		b := fileBag
+		doc = 0
 		if len(stack) > 0 {
-			b = bags[stack[len(stack)-1]]
+			doc = stack[len(stack)-1] + 1
 		}
 		// The file's bytes are not modified while it is indexed: read them
 		// in place rather than copy them.
-		scan(unsafe.String(&src[pos], end-pos), func(t string) { add(b, t, FieldBody) })
+		scan(unsafe.String(&src[pos], end-pos), add)
 		pos = end
 	}
 	for pos < len(src) {
@@ -142,11 +130,95 @@ func buildDocs(f *symbol.File, src []byte, cache *terms.Cache) (file []Posting, 
 			pos = len(src) // nothing opens or closes: the rest was scanned
 		}
 	}
-	docs = make([][]Posting, len(bags))
-	for i, b := range bags {
-		docs[i] = flatten(b)
+	all := b.postings(len(f.Symbols) + 1)
+	return all[0], all[1:]
+}
+
+// A docBuilder gathers the postings of one file's documents: every term
+// occurrence is an event (document, term, field) in one slice, sorted and
+// counted at the end, instead of a count in a map per document. Its
+// memory is reused from file to file (docBuilders).
+type docBuilder struct {
+	ids    map[string]uint32 // a number per distinct term of the file
+	terms  []string          // by number
+	byName []uint32          // numbers in the terms' sorted order
+	rank   []uint32          // by number: the place in byName
+	events []uint64          // document<<40 | term<<8 | field
+}
+
+var docBuilders = sync.Pool{New: func() any { return &docBuilder{ids: make(map[string]uint32)} }}
+
+// maxDocs bounds a file's documents (2^24: 16 million definitions, in a
+// file of more than 50 MB): events hold a document's number in their top
+// 24 bits. The terms of definitions past it are dropped.
+const maxDocs = 1 << 24
+
+func (b *docBuilder) add(doc int, term string, field Field) {
+	if doc >= maxDocs {
+		return
 	}
-	return flatten(fileBag), docs
+	id, ok := b.ids[term]
+	if !ok {
+		id = uint32(len(b.terms))
+		b.ids[term] = id
+		b.terms = append(b.terms, term)
+	}
+	b.events = append(b.events, uint64(doc)<<40|uint64(id)<<8|uint64(field))
+}
+
+// postings returns the postings of documents 0..n-1, each sorted by term
+// and field.
+func (b *docBuilder) postings(n int) [][]Posting {
+	// Number the terms in sorted order, so that events sort as postings do.
+	b.byName = b.byName[:0]
+	for i := range b.terms {
+		b.byName = append(b.byName, uint32(i))
+	}
+	slices.SortFunc(b.byName, func(x, y uint32) int { return strings.Compare(b.terms[x], b.terms[y]) })
+	b.rank = slices.Grow(b.rank[:0], len(b.terms))[:len(b.terms)]
+	for r, id := range b.byName {
+		b.rank[id] = uint32(r)
+	}
+	const termBits = 0xffffffff << 8
+	for i, e := range b.events {
+		b.events[i] = e&^termBits | uint64(b.rank[(e&termBits)>>8])<<8
+	}
+	slices.Sort(b.events)
+	distinct := 0
+	for i, e := range b.events {
+		if i == 0 || e != b.events[i-1] {
+			distinct++
+		}
+	}
+	// Events sort by document first: each document's postings are a run
+	// of one array.
+	all := make([]Posting, 0, distinct)
+	docs := make([][]Posting, n)
+	doc, start := 0, 0
+	for i := 0; i < len(b.events); {
+		e := b.events[i]
+		j := i + 1
+		for j < len(b.events) && b.events[j] == e {
+			j++
+		}
+		if d := int(e >> 40); d != doc {
+			docs[doc] = all[start:len(all):len(all)]
+			doc, start = d, len(all)
+		}
+		all = append(all, Posting{Term: b.terms[b.byName[(e&termBits)>>8]], Field: Field(e & 0xff), Count: j - i})
+		i = j
+	}
+	docs[doc] = all[start:len(all):len(all)]
+	return docs
+}
+
+// release empties b and puts it back in docBuilders.
+func (b *docBuilder) release() {
+	clear(b.ids)
+	clear(b.terms) // no strings kept alive
+	b.terms = b.terms[:0]
+	b.events = b.events[:0]
+	docBuilders.Put(b)
 }
 
 // encodeDocs packs a file's documents: a dictionary of its distinct
