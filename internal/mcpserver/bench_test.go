@@ -66,7 +66,12 @@ func BenchmarkContext(b *testing.B) {
 	}
 	tasks := benchTasks(b, root, data)
 	s := newServer(b, root, &Options{RefreshInterval: -1})
-	if _, err := s.Refresh(b.Context()); err != nil { // as winnow mcp starts: the corpus loaded, the references kept
+	// As winnow mcp starts: the corpus loaded, then the references kept
+	// once the watcher runs.
+	if _, err := s.Refresh(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.engine.KeepReferences(b.Context()); err != nil {
 		b.Fatal(err)
 	}
 	cs := connect(b, s)

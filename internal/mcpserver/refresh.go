@@ -24,6 +24,10 @@ type refresher struct {
 	every time.Duration // negative: only when asked with now
 	log   *slog.Logger
 	warm  func(context.Context) error
+	// keep keeps the references of the index in memory, the first time in
+	// full (retrieve.Engine.KeepReferences): run calls it once the watcher
+	// runs, so that no call waits for it; warm keeps them current after.
+	keep func(context.Context) error
 
 	sem  chan struct{} // capacity 1: held while checking or updating
 	last time.Time     // when the last update attempt ended; guarded by sem
@@ -189,6 +193,11 @@ func (r *refresher) run(ctx context.Context) error {
 			w.setErr(err)
 		}
 		r.watch.Store(w)
+	}
+	if r.keep != nil && ctx.Err() == nil {
+		if err := r.keep(ctx); err != nil && ctx.Err() == nil {
+			r.log.WarnContext(ctx, "could not keep the references in memory; calls read them from the index", "err", err)
+		}
 	}
 	err := <-errc
 	if err != nil && ctx.Err() == nil {

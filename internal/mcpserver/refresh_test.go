@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +74,40 @@ func TestWatchWithoutRefresh(t *testing.T) {
 	s := newServer(t, fixture(t), &Options{RefreshInterval: -1})
 	if err := s.Watch(t.Context()); err != nil || s.fresh.watch.Load() != nil {
 		t.Errorf("Watch = %v, watching %v", err, s.fresh.watch.Load() != nil)
+	}
+}
+
+// TestWatchKeepsReferences: once the watcher runs, the server keeps the
+// references in memory (read in the background, not by a call), and a
+// context call after a file is written answers from the index as
+// updated.
+func TestWatchKeepsReferences(t *testing.T) {
+	dir := fixture(t)
+	s := newServer(t, dir, &Options{RefreshInterval: time.Hour})
+	cs := connect(t, s)
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.Watch(t.Context()) }()
+	t.Cleanup(func() {
+		if err := <-stopped; err != nil {
+			t.Errorf("Watch: %v", err)
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for !s.engine.ReferencesKept() {
+		if time.Now().After(deadline) {
+			t.Fatal("the references were never kept in memory")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	writeFile(t, filepath.Join(dir, "store", "ledger.go"),
+		"package store\n\n// CloseLedgerPeriod sums a period.\nfunc CloseLedgerPeriod() int { return NewStore() }\n")
+	for {
+		text, isErr := call(t, cs, toolContext, map[string]any{"task": "CloseLedgerPeriod returns the wrong sum"})
+		if !isErr && strings.Contains(text, "func CloseLedgerPeriod") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a new file never reached the context: %s", text)
+		}
 	}
 }

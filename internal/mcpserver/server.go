@@ -107,6 +107,7 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 		examples: make(map[string]string),
 	}
 	s.fresh.warm = s.warm
+	s.fresh.keep = s.engine.KeepReferences
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "winnow", Title: "winnow", Version: o.Version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
@@ -133,12 +134,17 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 	return s, nil
 }
 
-// warm loads the corpus of the index as it is now and keeps its
-// references in memory, so that the next call answers at once: a first
-// time in full, then patched after each update.
+// warm loads the corpus of the index as it is now, and brings the
+// references kept in memory up to it, if they are kept (refresher.run
+// has them read in full once the watcher runs: a first call, often
+// right after the start, does not wait for that), so that the next call
+// answers at once.
 func (s *Server) warm(ctx context.Context) error {
 	if err := s.engine.Warm(ctx); err != nil {
 		return err
+	}
+	if !s.engine.ReferencesKept() {
+		return nil
 	}
 	return s.engine.KeepReferences(ctx)
 }

@@ -51,41 +51,56 @@ func (e *Engine) refs(c *corpus) refSource {
 // KeepReferences keeps the references of the index as it is now in
 // memory, for the queries that follow: it makes a table for the current
 // corpus (loading the corpus if need be), from the table it kept before
-// and the files that changed since when it can. Queries on another
-// generation read the index, so a caller keeps the table current by
-// calling it after every update. It costs memory (~50 bytes a
-// reference: 24 MB on sympy) and, the first time, a read of every
-// reference (~0.4 s on sympy): for long-lived processes.
+// and the files that changed since when it can, and again if the index
+// moved on meanwhile. Queries on another generation read the index, so a
+// caller keeps the table current by calling it after every update. It
+// costs memory (~50 bytes a reference: 24 MB on sympy) and, the first
+// time, a read of every reference (~0.4 s on sympy): for long-lived
+// processes.
 func (e *Engine) KeepReferences(ctx context.Context) error {
-	c, err := e.corpus(ctx)
-	if err != nil {
-		return err
+	for range 3 {
+		c, err := e.corpus(ctx)
+		if err != nil {
+			return err
+		}
+		if done, err := e.keepReferences(ctx, c); done || err != nil {
+			return err
+		}
 	}
+	return nil // the index keeps moving: the call after the next update catches up
+}
+
+// ReferencesKept reports whether KeepReferences has kept a table, of any
+// generation.
+func (e *Engine) ReferencesKept() bool { return e.refCache.table.Load() != nil }
+
+// keepReferences makes the table for c, unless the index has moved past
+// it; it reports whether the table kept is c's.
+func (e *Engine) keepReferences(ctx context.Context, c *corpus) (bool, error) {
 	rc := &e.refCache
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	old := rc.table.Load()
 	if old != nil && old.c == c {
-		return nil
+		return true, nil
 	}
 	snap, err := e.ix.Snapshot(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer snap.Close()
-	if stamp, err := snap.Stamp(ctx); err != nil {
-		return err
-	} else if stamp != c.gen {
-		return nil // the index moved on; the call after the next update catches up
+	if stamp, err := snap.Stamp(ctx); err != nil || stamp != c.gen {
+		return false, err
 	}
 	start := time.Now()
 	t, err := makeRefTable(ctx, snap, c, old)
 	if err != nil {
-		return fmt.Errorf("keep the references in memory: %w", err)
+		return false, fmt.Errorf("keep the references in memory: %w", err)
 	}
 	rc.table.Store(t)
 	e.log.DebugContext(ctx, "references kept in memory", "references", len(t.file), "patched", t.patched, "duration", time.Since(start))
-	return nil
+	// The index may have moved on while the table was made: the caller looks again.
+	return false, nil
 }
 
 // refPatchMaxFiles is the most changed files a table is patched for:
