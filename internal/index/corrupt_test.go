@@ -64,7 +64,7 @@ func wantCorrupt(t *testing.T, what string, err error, file string) {
 func TestCorruptionOnEveryQuery(t *testing.T) {
 	root, file := builtIndex(t, 60)
 	sqlitedamage.SmashPages(t, file, sqlitedamage.BtreePages(t, file, "files", "symbols", "refs", "imports", "sqlite_autoindex_files_1",
-		"files_hash", "symbols_name", "symbols_file", "refs_name", "refs_file", "refs_scope", "imports_file")...)
+		"files_hash", "files_keys", "symbols_name", "symbols_file", "refs_name", "refs_file", "refs_scope", "imports_file")...)
 	ix := openIndex(t, Options{Root: root})
 	ctx := t.Context()
 	each := func(*Brief) error { return nil }

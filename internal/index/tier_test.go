@@ -210,7 +210,7 @@ func TestMigrateFromSchema2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.Exec(`DROP INDEX IF EXISTS files_hash; ALTER TABLE files DROP COLUMN tier; CREATE INDEX files_hash ON files(hash);
+	_, err = db.Exec(`DROP INDEX IF EXISTS files_hash; DROP INDEX IF EXISTS files_keys; ALTER TABLE files DROP COLUMN tier; CREATE INDEX files_hash ON files(hash);
 		DELETE FROM meta WHERE key = 'tier'; PRAGMA user_version = 2`)
 	db.Close()
 	if err != nil {
