@@ -59,6 +59,7 @@ func (s *Server) contextPack(ctx context.Context, in contextArgs) (string, int, 
 		return "", 0, fixable("budget %d: give a positive number of tokens, e.g. 4000, or leave it out for the default", in.Budget)
 	}
 	budget, note := s.contextBudget(in.Budget)
+	s.fresh.awaitKeep(ctx)
 	pack, err := s.engine.Context(ctx, retrieve.Request{Task: task, Budget: budget, Format: form})
 	if errors.Is(err, retrieve.ErrBudgetTooSmall) {
 		return "", 0, fixable("%v", err)

@@ -26,8 +26,11 @@ type refresher struct {
 	warm  func(context.Context) error
 	// keep keeps the references of the index in memory, the first time in
 	// full (retrieve.Engine.KeepReferences): run calls it once the watcher
-	// runs, so that no call waits for it; warm keeps them current after.
+	// runs, so that a call of another tool does not wait for it; warm keeps
+	// them current after.
 	keep func(context.Context) error
+	// keeping is closed when run's keep is done; nil until it starts.
+	keeping atomic.Pointer[chan struct{}]
 
 	sem  chan struct{} // capacity 1: held while checking or updating
 	last time.Time     // when the last update attempt ended; guarded by sem
@@ -102,6 +105,18 @@ func (r *refresher) flush(ctx context.Context, w *watching) string {
 
 func staleNote(err error) string {
 	return fmt.Sprintf("Note: the index could not be brought up to date (%v); this answer reflects the repository as last indexed.", err)
+}
+
+// awaitKeep waits for run's keep, if it has started, until ctx ends: a
+// context call right after the start ranks with the references in
+// memory rather than competing with their reading.
+func (r *refresher) awaitKeep(ctx context.Context) {
+	if done := r.keeping.Load(); done != nil {
+		select {
+		case <-*done:
+		case <-ctx.Done():
+		}
+	}
 }
 
 // now updates the index at once, whatever the interval.
@@ -195,7 +210,11 @@ func (r *refresher) run(ctx context.Context) error {
 		r.watch.Store(w)
 	}
 	if r.keep != nil && ctx.Err() == nil {
-		if err := r.keep(ctx); err != nil && ctx.Err() == nil {
+		done := make(chan struct{})
+		r.keeping.Store(&done)
+		err := r.keep(ctx)
+		close(done)
+		if err != nil && ctx.Err() == nil {
 			r.log.WarnContext(ctx, "could not keep the references in memory; calls read them from the index", "err", err)
 		}
 	}
