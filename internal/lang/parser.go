@@ -37,6 +37,10 @@ type Parser struct {
 	parsed int // bytes parsed
 }
 
+// keepUses bounds the uses (and lines) a Parser keeps memory for from
+// one file to the next: a file of 100 KB has some 20,000 uses.
+const keepUses = 1 << 15
+
 // NewParser returns a Parser for any language.
 func NewParser() *Parser {
 	cursor := sitter.NewQueryCursor()
@@ -128,8 +132,12 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 		linesBuf: p.lines,
 	}
 	defer func() {
-		p.refs = x.refs[:0]
-		if x.lines != nil {
+		// Not what a large file needed: it would stay for the Parser's life.
+		p.refs, p.lines = nil, nil
+		if cap(x.refs) <= keepUses {
+			p.refs = x.refs[:0]
+		}
+		if cap(x.lines) <= keepUses {
 			p.lines = x.lines[:0]
 		}
 	}()
