@@ -46,7 +46,7 @@ var useLibcAllocator = sync.OnceFunc(func() {
 // such trees at once), and the allocator gives the memory back to the
 // system after each (malloc_trim; a few milliseconds, for the few files
 // that size).
-const largeSource = 128 << 10
+const largeSource = 256 << 10
 
 // largeParse admits one large parse at a time in the process; Parsers
 // share it, since the memory they compete for is the process's.
