@@ -149,7 +149,10 @@ func (p *packer) standardText(ctx context.Context, s symbol.Symbol, id int64) st
 	return b.String()
 }
 
-// members returns the definitions directly inside a type, in order.
+// members returns the definitions directly inside a type, in order, up
+// to one past maxMembers, which is all a card shows: a class of sympy has
+// hundreds, and reading each with its documentation was most of sizing
+// its card.
 func (p *packer) members(ctx context.Context, s symbol.Symbol, id int64) []symbol.Symbol {
 	di, ok := p.c.defByID[id]
 	if !ok {
@@ -161,14 +164,20 @@ func (p *packer) members(ctx context.Context, s symbol.Symbol, id int64) []symbo
 			ids = append(ids, p.c.defs[m].ID)
 		}
 	}
-	found, err := p.e.ix.SymbolsByID(ctx, ids)
-	if err != nil {
-		return nil
-	}
-	out := make([]symbol.Symbol, 0, len(found))
-	for _, id := range ids {
-		if m, ok := found[id]; ok {
-			out = append(out, m)
+	var out []symbol.Symbol
+	for len(ids) > 0 && len(out) <= maxMembers {
+		// Those gone from the index since the ranking are left out, as
+		// many more read.
+		batch := ids[:min(len(ids), maxMembers+1-len(out))]
+		ids = ids[len(batch):]
+		found, err := p.e.ix.SymbolsByID(ctx, batch)
+		if err != nil {
+			return nil
+		}
+		for _, id := range batch {
+			if m, ok := found[id]; ok {
+				out = append(out, m)
+			}
 		}
 	}
 	return out
