@@ -104,11 +104,11 @@ const (
 	sectionFilesEnd   = 19
 )
 
-// baseFiles reads, from the corpus file, what corpus.unchanged needs:
-// its files, and the id and file id of each definition. Nothing else
-// of it is read, and its checksum is not checked: the reader of the
-// delta checks the file whole.
-func baseFiles(ix *index.Index) (index.CorpusBase, *corpus, error) {
+// baseFiles reads, from the corpus file, what sameFile needs: its files,
+// and the id and file id of each definition. Nothing else of it is read,
+// and its checksum is not checked: the reader of the delta checks the
+// file whole.
+func baseFiles(ix *index.Index) (index.CorpusBase, *fileTable, error) {
 	want := []int{sectionDefIDs, sectionDefFileIDs}
 	for i := sectionFiles; i < sectionFilesEnd; i++ {
 		want = append(want, i)
@@ -118,21 +118,26 @@ func baseFiles(ix *index.Index) (index.CorpusBase, *corpus, error) {
 		return base, nil, err
 	}
 	r := sectionReader{sections: sections}
-	ids, fileIDs := r.int64s(), r.int64s()
+	t := &fileTable{gen: base.Key.Generation, ids: r.int64s(), fileIDs: r.int64s()}
 	fids, paths, langs, hashes := r.int64s(), r.strings(), r.strings(), r.strings()
 	defs := groups{start: r.uint32s(), items: r.int32s()}
 	nf := len(fids)
-	if r.err != nil || len(fileIDs) != len(ids) || len(paths) != nf || len(langs) != nf || len(hashes) != nf || !defs.valid(nf, len(ids)) {
+	if r.err != nil || len(t.fileIDs) != len(t.ids) || len(paths) != nf || len(langs) != nf || len(hashes) != nf || !defs.valid(nf, len(t.ids)) {
 		return base, nil, r.fail()
 	}
-	c := &corpus{gen: base.Key.Generation, defs: make([]defEntry, len(ids)), files: make([]fileEntry, nf)}
-	for i := range c.defs {
-		c.defs[i].ID, c.defs[i].FileID = ids[i], fileIDs[i]
+	t.files = make([]fileEntry, nf)
+	for i := range t.files {
+		t.files[i] = fileEntry{id: fids[i], path: paths[i], lang: langs[i], hash: hashes[i], defs: defs.items[defs.start[i]:defs.start[i+1]]}
 	}
-	for i := range c.files {
-		c.files[i] = fileEntry{id: fids[i], path: paths[i], lang: langs[i], hash: hashes[i], defs: defs.items[defs.start[i]:defs.start[i+1]]}
-	}
-	return base, c, nil
+	return base, t, nil
+}
+
+// A fileTable is a corpus file's files and its definitions' ids and file
+// ids, no more: what decides which files a delta holds.
+type fileTable struct {
+	gen          string
+	files        []fileEntry
+	ids, fileIDs []int64 // of each definition
 }
 
 // saveDelta writes the delta file that brings the corpus file up to the
@@ -151,7 +156,7 @@ func saveDelta(ctx context.Context, ix *index.Index, snap *index.Snapshot) (bool
 		}
 		return false, err
 	}
-	if instance(base.Key.Generation) != instance(gen) || instance(gen) == "" {
+	if instance(old.gen) != instance(gen) || instance(gen) == "" {
 		return false, nil
 	}
 	keys, err := snap.FileKeys(ctx)
@@ -202,15 +207,16 @@ func sizeOfCorpus(ix *index.Index) int {
 }
 
 // changedFiles returns the ids of the files of keys that old does not
-// hold as they are, as patchCorpus decides.
-func changedFiles(old *corpus, keys []index.FileKey) []int64 {
+// hold as they are, as patchCorpus decides (sameFile).
+func changedFiles(old *fileTable, keys []index.FileKey) []int64 {
 	oldByID := make(map[int64]int32, len(old.files))
 	for i := range old.files {
 		oldByID[old.files[i].id] = int32(i)
 	}
+	def := func(d int32) (int64, int64) { return old.ids[d], old.fileIDs[d] }
 	var changed []int64
 	for _, k := range keys {
-		if of, ok := oldByID[k.ID]; !ok || !old.unchanged(of, k) {
+		if of, ok := oldByID[k.ID]; !ok || !sameFile(&old.files[of], k, def) {
 			changed = append(changed, k.ID)
 		}
 	}

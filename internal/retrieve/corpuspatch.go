@@ -279,12 +279,17 @@ func instance(stamp string) string {
 // unchanged reports whether file of holds what k describes: same id,
 // path, language, content and definition ids.
 func (c *corpus) unchanged(of int32, k index.FileKey) bool {
-	f := &c.files[of]
+	return sameFile(&c.files[of], k, func(d int32) (int64, int64) { return c.defs[d].ID, c.defs[d].FileID })
+}
+
+// sameFile reports whether f, whose definition d has the id and file id
+// def(d), holds what k describes.
+func sameFile(f *fileEntry, k index.FileKey, def func(d int32) (id, file int64)) bool {
 	if f.path != k.Path || f.lang != k.Language || f.hash != k.Hash || len(f.defs) != k.Symbols {
 		return false
 	}
 	for i, d := range f.defs {
-		if c.defs[d].ID != k.First+int64(i) || c.defs[d].FileID != k.ID {
+		if id, file := def(d); id != k.First+int64(i) || file != k.ID {
 			return false
 		}
 	}
