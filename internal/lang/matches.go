@@ -148,6 +148,9 @@ var (
 	_ [C.sizeof_TSQueryCapture - unsafe.Sizeof(sitter.QueryCapture{})]struct{}
 	_ [unsafe.Sizeof(byteSpan{}) - C.sizeof_winnow_span]struct{}
 	_ [C.sizeof_winnow_span - unsafe.Sizeof(byteSpan{})]struct{}
+	// The cursor is one C pointer (a Query's is its first field).
+	_ [unsafe.Sizeof(sitter.QueryCursor{}) - unsafe.Sizeof(uintptr(0))]struct{}
+	_ [unsafe.Sizeof(uintptr(0)) - unsafe.Sizeof(sitter.QueryCursor{})]struct{}
 )
 
 // matchesPerBatch bounds the matches of one call: 40 bytes a capture.

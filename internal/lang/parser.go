@@ -115,7 +115,7 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 	}
 	defer end() // after the tree is closed
 	tp.SetTimeoutMicros(parseTimeoutMicros(len(src)))
-	tree := tp.Parse(src, nil)
+	tree := parseBytes(tp, src)
 	if tree == nil {
 		tp.Reset()
 		return nil, fmt.Errorf("parse %s: %w", path, ErrParse)
