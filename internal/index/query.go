@@ -201,6 +201,16 @@ func (s *Snapshot) ForEachRef(ctx context.Context, fn func(row int64, e *Edge) e
 	return forEachRef(ctx, s.tx, "", nil, fn)
 }
 
+// NumRefs returns the number of references in the index.
+func (s *Snapshot) NumRefs(ctx context.Context) (_ int, err error) {
+	defer s.classify(&err)
+	var n int64
+	if err := s.tx.QueryRowContext(ctx, "SELECT count(*) FROM refs").Scan(&n); err != nil {
+		return 0, fmt.Errorf("count references: %w", err)
+	}
+	return int(n), nil
+}
+
 // ForEachRefOf is ForEachRef for the references in the given files only.
 func (s *Snapshot) ForEachRefOf(ctx context.Context, files []int64, fn func(row int64, e *Edge) error) (err error) {
 	defer s.classify(&err)

@@ -210,7 +210,14 @@ func makeRefTable(ctx context.Context, snap *index.Snapshot, c *corpus, old *ref
 			t.merge(kept)
 		}
 	} else {
-		err = snap.ForEachRef(ctx, add)
+		// Sized once: growing the columns by appending allocated several
+		// times the table (150 MB for sympy's 24) and left the process
+		// that much larger.
+		var n int
+		if n, err = snap.NumRefs(ctx); err == nil {
+			t.grow(n)
+			err = snap.ForEachRef(ctx, add)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -251,6 +258,13 @@ func (t *refTable) keepRows(old *refTable, gone map[int64]bool) {
 		}
 		i = j
 	}
+}
+
+// grow makes room for n more references.
+func (t *refTable) grow(n int) {
+	t.row, t.file, t.scope = slices.Grow(t.row, n), slices.Grow(t.file, n), slices.Grow(t.scope, n)
+	t.name, t.kind = slices.Grow(t.name, n), slices.Grow(t.kind, n)
+	t.line, t.count = slices.Grow(t.line, n), slices.Grow(t.count, n)
 }
 
 // add appends a reference read from the index.
