@@ -112,16 +112,15 @@ type Params struct {
 // a move only if neither fold lost: phrase 1.0 → 0.7 (A +1.3, B +0.6;
 // on a second split, by instance, 72/83: +0.7, +1.2), lexical 1.7 →
 // 2.0 (A +1.3, B +1.3) and test votes 0.5 → 0.25 (A +2.0, B 0); the
-// three together A 178.0, B 172.5. Only phrase 0.7 is in: lexical 2.0
-// puts the synthetic distractors of TestDelegateLiftsTheFileTheLeaderCalls
-// above the file the delegate lifts, and test votes 0.25 changes the
-// e2e ranking so that TestPackCountsExactlyOnlyWhatFits's packer, with
-// a sizer off by half, drops its pack to 1,076 of 2,000 tokens (a
-// packer property). Code 0.7, fold B's best alone (171.9), lost fold A
-// 4.7.
+// three together A 178.0, B 172.5. Phrase 0.7 and lexical 2.0 are in
+// (lexical 2.0 after phrase 0.7: A +0, B +1.3, by instance +0, +1.2).
+// Test votes 0.25 is not: it changes the e2e ranking so that
+// TestPackCountsExactlyOnlyWhatFits's packer, with a sizer off by half,
+// drops its pack to 1,076 of 2,000 tokens (a packer property, to be
+// fixed first). Code 0.7, fold B's best alone (171.9), lost fold A 4.7.
 var DefaultParams = Params{
 	Weights: Weights{
-		FeatLexical:  1.7,
+		FeatLexical:  2.0,
 		FeatMention:  1.5,
 		FeatPath:     0.6,
 		FeatTrace:    1.5,

@@ -32,10 +32,14 @@ var delegateRepo = map[string]string{
 `,
 }
 
+// Six distractors talk of keeping attributes; two of them (i%3/2) also
+// of the quantile, which makes them match the task about as well as the
+// delegated file (a third, at lexical weight 2.0, passed it by 1%: the
+// test is about the lift, not a photo finish).
 func init() {
 	for i, name := range []string{"merge", "concat", "rolling", "resample", "coarsen", "weighted"} {
 		delegateRepo["data/"+name+".py"] = "def " + name + "_keep_attrs(obj, keep_attrs):\n" +
-			"    \"\"\"Whether the attributes are kept, or the attributes dropped, when computing the " + name + strings.Repeat(" quantile", i%2) + ".\"\"\"\n" +
+			"    \"\"\"Whether the attributes are kept, or the attributes dropped, when computing the " + name + strings.Repeat(" quantile", i%3/2) + ".\"\"\"\n" +
 			"    attrs = obj.attrs if keep_attrs else {}\n" +
 			"    return attrs" + string(rune('a'+i)) + "\n"
 	}
