@@ -24,6 +24,7 @@ type writer struct {
 
 	symRows rowBatch // pending symbol rows
 	refRows rowBatch // pending reference rows
+	impRows rowBatch // pending import rows
 }
 
 // A rowBatch gathers the rows of one table, for INSERTs of many rows
@@ -74,6 +75,7 @@ func (ix *Index) beginWrite(ctx context.Context, tier Tier) (*writer, error) {
 		symRows: newRowBatch("symbols", "id", "file_id", "name", "qual", "kind", "parent", "start_line", "end_line",
 			"start_byte", "end_byte", "signature", "doc", "visibility"),
 		refRows: newRowBatch("refs", "file_id", "scope", "name", "kind", "line", "count"),
+		impRows: newRowBatch("imports", "file_id", "module", "name", "alias", "line"),
 	}
 	var files int
 	err = tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1, (SELECT count(*) FROM files) FROM symbols").Scan(&w.nextSym, &files)
@@ -161,12 +163,15 @@ func (w *writer) deleteFile(ctx context.Context, id int64) error {
 	return wrap("delete file", err)
 }
 
-// flushRows inserts the pending symbol and reference rows.
+// flushRows inserts the pending symbol, reference and import rows.
 func (w *writer) flushRows(ctx context.Context) error {
 	if err := w.symRows.flush(ctx, w); err != nil {
 		return wrap("insert symbols", err)
 	}
-	return wrap("insert references", w.refRows.flush(ctx, w))
+	if err := w.refRows.flush(ctx, w); err != nil {
+		return wrap("insert references", err)
+	}
+	return wrap("insert imports", w.impRows.flush(ctx, w))
 }
 
 // clearFile removes what was extracted from a file, keeping its row.
@@ -260,10 +265,11 @@ func (w *writer) putSymbols(ctx context.Context, fileID int64, f *symbol.File) e
 	}
 	w.refs += int64(len(f.Refs))
 	for _, imp := range f.Imports {
-		_, err := w.exec(ctx, "INSERT INTO imports(file_id, module, name, alias, line) VALUES (?, ?, ?, ?, ?)",
-			fileID, imp.Module, imp.Name, imp.Alias, imp.Line)
-		if err != nil {
-			return wrap("insert import", err)
+		w.impRows.args = append(w.impRows.args, fileID, imp.Module, imp.Name, imp.Alias, imp.Line)
+		if w.impRows.full() {
+			if err := w.impRows.flush(ctx, w); err != nil {
+				return wrap("insert imports", err)
+			}
 		}
 	}
 	return nil
