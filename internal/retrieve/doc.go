@@ -152,6 +152,27 @@ it is defined in, which a fix inside it edits. On the dev set (weight
 1.0, see DefaultParams) it took function Acc@5/@10 47.1/55.5 →
 49.7/57.4.
 
+Tried for issue 13 on the 2-fold split by repository (see
+DefaultParams) and not kept, since neither fold gained or one lost:
+the definitions of the best ten files sharing their file's score
+(cohesion: fold B function Acc@10 −2.5 at every weight); methods of a
+leading method's name in other classes of its file (siblings, −1.2 to
+−2.5 on B); what the anchors call in their own file (callee: no
+change); the special method of an operation the task performs (==,
+*, [...], "iterating": __eq__, __mul__, __getitem__, __iter__; +0.7 on
+A, 0 on B at its best, −1.3 on A at B's); a prior for classes (0.4 to
+0.8: both folds lost); a third definition in a file's score, and other
+splits of it between best, second and text (file Acc@1 up on fold B,
+file Acc@5 down on A); a session's output read as prose rather than
+code (one instance won, one lost); the uses on a reproducer's setup
+lines (bindings before its last line) weighed less (one instance); a
+code use the title names weighed 2.5 or 4 rather than 1.5 (A +1.3, B
+−1.2); a file-ranking prior for tests and docs below their
+definitions' (no change); setup.py and noxfile.py as auxiliary files
+(no change). Graph weight 0.6 lost neither fold (A +2.0, B 0; by
+instance +1.4, +0.6) but took the e2e eval's recall@1 20 → 19 of 38
+and MRR 0.657 → 0.645, and is not in either.
+
 --explain prints each feature's share of a definition's score.
 
 # Packing
