@@ -25,9 +25,9 @@ type refresher struct {
 	log   *slog.Logger
 	warm  func(context.Context) error
 	// keep keeps the references of the index in memory, the first time in
-	// full (retrieve.Engine.KeepReferences): run calls it once the watcher
-	// runs, so that a call of another tool does not wait for it; warm keeps
-	// them current after.
+	// full (retrieve.Engine.KeepReferences): run calls it as it starts,
+	// beside the watcher, so that calls of the other tools do not wait for
+	// it; warm keeps them current after.
 	keep func(context.Context) error
 	// keeping is closed when run's keep is done; nil until it starts.
 	keeping atomic.Pointer[chan struct{}]
@@ -171,6 +171,19 @@ func (r *refresher) warmUp(ctx context.Context) {
 // before. When the system cannot watch the tree, it stops, and ensure
 // goes back to rescanning every interval.
 func (r *refresher) run(ctx context.Context) error {
+	if r.keep != nil {
+		// Beside the watcher, from the start: a first call waits for the
+		// longer of the two, the first update or this.
+		done := make(chan struct{})
+		r.keeping.Store(&done)
+		go func() {
+			defer close(done)
+			if err := r.keep(ctx); err != nil && ctx.Err() == nil {
+				r.log.WarnContext(ctx, "could not keep the references in memory; calls read them from the index", "err", err)
+			}
+		}()
+		defer func() { <-done }()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := &watching{flush: make(chan chan struct{}), stopped: make(chan struct{})}
@@ -208,15 +221,6 @@ func (r *refresher) run(ctx context.Context) error {
 			w.setErr(err)
 		}
 		r.watch.Store(w)
-	}
-	if r.keep != nil && ctx.Err() == nil {
-		done := make(chan struct{})
-		r.keeping.Store(&done)
-		err := r.keep(ctx)
-		close(done)
-		if err != nil && ctx.Err() == nil {
-			r.log.WarnContext(ctx, "could not keep the references in memory; calls read them from the index", "err", err)
-		}
 	}
 	err := <-errc
 	if err != nil && ctx.Err() == nil {

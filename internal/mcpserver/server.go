@@ -136,9 +136,8 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 
 // warm loads the corpus of the index as it is now, and brings the
 // references kept in memory up to it, if they are kept (refresher.run
-// has them read in full once the watcher runs: a first call, often
-// right after the start, does not wait for that), so that the next call
-// answers at once.
+// has them read in full, beside the first update rather than after it),
+// so that the next call answers at once.
 func (s *Server) warm(ctx context.Context) error {
 	if err := s.engine.Warm(ctx); err != nil {
 		return err
