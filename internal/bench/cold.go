@@ -45,7 +45,8 @@ type Cold struct {
 type ProcStats struct {
 	Wall        Durations `json:"wall"`
 	CPU         Durations `json:"cpu"`
-	RSS         Sizes     `json:"peak_rss"`
+	RSS         Sizes     `json:"peak_rss"`          // the process's own
+	SubRSS      Sizes     `json:"peak_rss_children"` // of the processes it ran (git log), when above its own; CPU includes theirs
 	FilesPerSec float64   `json:"files_per_sec"`
 	MBPerSec    float64   `json:"mb_per_sec"`
 }

@@ -14,7 +14,8 @@
 //     (user+sys) come from the kernel's accounting of each child process;
 //     peak RSS from the child's own high-water mark (see rssWatch: on
 //     Linux, ru_maxrss of a child started by Go includes the parent's
-//     peak). `ctags -R` over the whole tree runs once as well, for
+//     peak), and apart from it the peak of the processes the child ran
+//     (winnow's git log for the history), when higher. `ctags -R` over the whole tree runs once as well, for
 //     reference: it is what a user would type, on files ctags chose.
 //   - Reopen: index.Open of the built index plus one cheap query, in
 //     process, as a command or a server does on start.

@@ -16,6 +16,7 @@ type procRun struct {
 	wall   time.Duration
 	cpu    time.Duration // user + system
 	rssKB  int64         // peak resident set size; 0 where the OS does not say
+	subKB  int64         // peak RSS of the processes it ran (git), when above its own; else 0
 	stdout []byte
 }
 
@@ -33,7 +34,7 @@ func runProc(ctx context.Context, dir, prog string, args ...string) (procRun, er
 	rss := watchRSS(cmd.Process.Pid)
 	err := cmd.Wait()
 	wall := time.Since(start)
-	rssKB := rss.stop(cmd.ProcessState)
+	rssKB, subKB := rss.stop(cmd.ProcessState)
 	if err != nil {
 		return procRun{}, fmt.Errorf("%s %s: %w%s", prog, strings.Join(args, " "), err, tail(stderr.String()))
 	}
@@ -42,6 +43,7 @@ func runProc(ctx context.Context, dir, prog string, args ...string) (procRun, er
 		wall:   wall,
 		cpu:    ps.UserTime() + ps.SystemTime(),
 		rssKB:  rssKB,
+		subKB:  subKB,
 		stdout: stdout.Bytes(),
 	}, nil
 }
@@ -62,11 +64,12 @@ func tail(s string) string {
 // procStats summarise the runs of one program.
 func procStats(runs []procRun) ProcStats {
 	var wall, cpu []time.Duration
-	var rss []int64
+	var rss, sub []int64
 	for _, r := range runs {
 		wall = append(wall, r.wall)
 		cpu = append(cpu, r.cpu)
 		rss = append(rss, r.rssKB)
+		sub = append(sub, r.subKB)
 	}
-	return ProcStats{Wall: measure.Summarize(wall), CPU: measure.Summarize(cpu), RSS: summarizeSizes(rss)}
+	return ProcStats{Wall: measure.Summarize(wall), CPU: measure.Summarize(cpu), RSS: summarizeSizes(rss), SubRSS: summarizeSizes(sub)}
 }

@@ -104,6 +104,9 @@ func (t *Tree) writeText(w io.Writer) error {
 	row("cold CPU, median (min)", medMin(c.Winnow.CPU), medMin(c.Ctags.CPU), times(c.CPURatio), "")
 	row("peak RSS, median (min)", rssMedMin(c.Winnow.RSS), rssMedMin(c.Ctags.RSS),
 		times(ratio(float64(c.Winnow.RSS.P50), float64(c.Ctags.RSS.P50))), "")
+	if c.Winnow.SubRSS.P50 > 0 {
+		row("peak RSS of its child processes (git)", rssMedMin(c.Winnow.SubRSS), "", "", "")
+	}
 	row("files/s", fmt.Sprintf("%.0f", c.Winnow.FilesPerSec), fmt.Sprintf("%.0f", c.Ctags.FilesPerSec), "", "")
 	row("MB/s", fmt.Sprintf("%.2f", c.Winnow.MBPerSec), fmt.Sprintf("%.2f", c.Ctags.MBPerSec), "", "")
 	row("definitions / tags", fmt.Sprint(c.Symbols), fmt.Sprint(c.Tags), "", "")

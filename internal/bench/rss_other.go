@@ -10,4 +10,4 @@ type rssWatch struct{}
 
 func watchRSS(int) *rssWatch { return &rssWatch{} }
 
-func (*rssWatch) stop(*os.ProcessState) int64 { return 0 }
+func (*rssWatch) stop(*os.ProcessState) (own, children int64) { return 0, 0 }
