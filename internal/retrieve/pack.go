@@ -236,63 +236,76 @@ func (p *packer) pack(ctx context.Context, req Request) (*Pack, error) {
 	if empty := p.counter.Count(pack.render(p.format, false)); empty > req.Budget {
 		return nil, fmt.Errorf("%w: even an empty context takes %d tokens; ask for more than %d", ErrBudgetTooSmall, empty, req.Budget)
 	}
-	room := max(req.Budget-frame, 0)
-	profile := p.r.Intent.Profile
-	split := profile.Split(room, func(s intent.Section) bool { return len(cands[s]) > 0 })
-	used := frame
-	// Definitions go last: they take what the other sections left.
-	order := []intent.Section{intent.Snippets, intent.Imports, intent.Tests, intent.Callers, intent.Definitions}
-	packed := make(map[intent.Section]*SectionPack)
-	for _, s := range order {
-		budget := split[s]
-		if s == intent.Definitions {
-			budget = req.Budget - used
-		}
-		budget = max(budget, 0)
-		sp := &SectionPack{Section: s, Name: s.String(), Budget: budget}
-		if s == intent.Definitions {
-			sp.Cards, sp.Tokens = p.fillDefinitions(ctx, cands[s], budget)
-		} else {
-			sp.Cards, sp.Tokens = p.fill(cands[s], budget)
-		}
-		used += sp.Tokens
-		packed[s] = sp
-	}
-	for s := range intent.NumSections {
-		if sp := packed[s]; len(sp.Cards) > 0 {
-			pack.Sections = append(pack.Sections, *sp)
-		}
+	p.layout(ctx, pack, cands, frame, req.Budget)
+	p.countPack(pack)
+	if scale := undercount(pack); pack.Tokens > req.Budget && scale > relayoutScale {
+		// The sizer undercounted the cards by far more than its usual few
+		// percent: dropping cards from the end until the pack fits would
+		// leave much of the budget unused (a long body goes whole). Lay the
+		// sections out again in the budget the sizer should have been
+		// given, and fit that.
+		p.layout(ctx, pack, cands, frame, frame+int(float64(req.Budget-frame)/scale))
+		p.countPack(pack)
 	}
 	p.enforce(pack)
 	pack.gone = p.gone
 	return pack, nil
 }
 
+// relayoutScale is how far the sizer must have undercounted an
+// overfull pack (exact tokens over sized ones) for the pack to be laid
+// out again rather than cut down to fit.
+const relayoutScale = 1.15
+
+// layout fills pack's sections from the candidates cands within budget
+// tokens as the sizer counts them, frame of them the pack's frame:
+// each section gets its share of the room by the intent's profile, a
+// section with no candidates giving its share to the others, and the
+// definitions, packed last, what the others left.
+func (p *packer) layout(ctx context.Context, pack *Pack, cands [intent.NumSections][]Card, frame, budget int) {
+	room := max(budget-frame, 0)
+	split := p.r.Intent.Profile.Split(room, func(s intent.Section) bool { return len(cands[s]) > 0 })
+	used := frame
+	order := []intent.Section{intent.Snippets, intent.Imports, intent.Tests, intent.Callers, intent.Definitions}
+	var packed [intent.NumSections]*SectionPack
+	for _, s := range order {
+		b := split[s]
+		if s == intent.Definitions {
+			b = budget - used
+		}
+		b = max(b, 0)
+		sp := &SectionPack{Section: s, Name: s.String(), Budget: b}
+		if s == intent.Definitions {
+			sp.Cards, sp.Tokens = p.fillDefinitions(ctx, cands[s], b)
+		} else {
+			sp.Cards, sp.Tokens = p.fill(cands[s], b)
+		}
+		used += sp.Tokens
+		packed[s] = sp
+	}
+	pack.Sections = pack.Sections[:0]
+	for _, sp := range packed {
+		if len(sp.Cards) > 0 {
+			pack.Sections = append(pack.Sections, *sp)
+		}
+	}
+}
+
 // dropOrder is the order cards are dropped in when the rendered pack
 // is over budget: the least central sections first.
 var dropOrder = []intent.Section{intent.Callers, intent.Tests, intent.Imports, intent.Snippets, intent.Definitions}
 
-// enforce counts the pack as rendered, since tokens of adjoining cards
-// can merge differently than counted apart, and drops cards from the end
-// of the least central sections until it fits. Pack.Tokens is that
-// count.
-// Cards sized by an estimate can overshoot by more than one card: as
-// many are dropped as the excess calls for, their sizes scaled by how
-// far the sizer was off on the whole pack, before counting again.
+// enforce drops cards from the end of the least central sections until
+// the pack, as rendered and counted exactly (Pack.Tokens, which it
+// finds current), fits, since tokens of adjoining cards can merge
+// differently than counted apart. Cards sized by an estimate can
+// overshoot by more than one card: as many are dropped as the excess
+// calls for, their sizes scaled by how far the sizer was off on the
+// whole pack, before counting again.
 func (p *packer) enforce(pack *Pack) {
-	for {
-		pack.Tokens = p.counter.Count(pack.render(p.format, false))
+	for pack.Tokens > pack.Budget {
 		over := pack.Tokens - pack.Budget
-		if over <= 0 {
-			return
-		}
-		sized := 0
-		for _, sp := range pack.Sections {
-			for _, c := range sp.Cards {
-				sized += c.Tokens
-			}
-		}
-		scale := float64(pack.Tokens) / float64(max(sized, 1))
+		scale := undercount(pack)
 		for over > 0 {
 			dropped, ok := dropLast(pack)
 			if !ok {
@@ -300,7 +313,25 @@ func (p *packer) enforce(pack *Pack) {
 			}
 			over -= max(int(float64(dropped)*scale), 1)
 		}
+		p.countPack(pack)
 	}
+}
+
+// countPack sets Pack.Tokens to the rendered pack's exact count.
+func (p *packer) countPack(pack *Pack) {
+	pack.Tokens = p.counter.Count(pack.render(p.format, false))
+}
+
+// undercount is how far the sizer was off on pack: its exact tokens
+// over the sum of its cards' sized ones.
+func undercount(pack *Pack) float64 {
+	sized := 0
+	for _, sp := range pack.Sections {
+		for _, c := range sp.Cards {
+			sized += c.Tokens
+		}
+	}
+	return float64(pack.Tokens) / float64(max(sized, 1))
 }
 
 // dropLast removes the last card of the least central section that has
