@@ -129,7 +129,7 @@ var DefaultParams = Params{
 		FeatPhrase:   0.7,
 		FeatHistory:  1.0,
 		FeatDispatch: 1.0,
-		FeatTestVote: 0.5,
+		FeatTestVote: 0.25,
 		FeatCode:     1.0,
 		FeatDelegate: 1.0,
 		FeatLink:     0.25,
