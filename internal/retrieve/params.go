@@ -48,9 +48,6 @@ type Params struct {
 	// inside it: the frame nearest the raise usually holds the bug, the
 	// outer ones (parse_expr, eval_expr) lead to it.
 	TraceDecay float64
-	// FileCohesion is the share of its file's score (scaled to [0, 1]) a
-	// definition gains: the right function is usually in the right file.
-	FileCohesion float64
 }
 
 // DefaultParams are the defaults of every Engine: the best of a random
@@ -152,7 +149,7 @@ var DefaultParams = Params{
 	K1: 1.2, B: 0.9,
 	PriorTest: 0.35, PriorAux: 0.5, PriorNonCode: 0.6, PriorTestWrite: 1.6, TestWriteConfidence: 0.3, PriorVendor: 0.3, HubPenalty: 0,
 	FileBestDef: 1.0, FileSecondDef: 0.5, FileLexical: 1.2, FilePath: 1.0, FileTrace: 1.5,
-	FileCohesion: 0.5, TraceDecay: 0.6,
+	TraceDecay: 0.6,
 }
 
 var fieldNames = [index.NumFields]string{"name", "path", "sig", "doc", "body"}
@@ -164,7 +161,7 @@ func (p *Params) knobs() map[string]*float64 {
 		"prior.test": &p.PriorTest, "prior.aux": &p.PriorAux, "prior.noncode": &p.PriorNonCode, "prior.testwrite": &p.PriorTestWrite, "prior.testwrite.confidence": &p.TestWriteConfidence,
 		"prior.vendor": &p.PriorVendor, "prior.hub": &p.HubPenalty,
 		"file.best": &p.FileBestDef, "file.second": &p.FileSecondDef, "file.lexical": &p.FileLexical,
-		"file.path": &p.FilePath, "file.trace": &p.FileTrace, "file.cohesion": &p.FileCohesion,
+		"file.path": &p.FilePath, "file.trace": &p.FileTrace,
 		"trace.decay": &p.TraceDecay,
 	}
 	for f := range NumFeatures {
