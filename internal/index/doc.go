@@ -87,11 +87,11 @@ index with no file at the full tier yet whole beside it and replaces it
 at once, as a rebuild does: a bulk load, while readers answer from the
 quick tier.
 
-On sympy (1,531 files; winnow bench index, 3 runs, load 3), the quick
-tier alone (winnow index --quick) costs 4.6 s CPU, 0.27 of the full
-tier's 17.3 s and 7.4 times Universal Ctags' 0.62 s, for 48,216
+On sympy (1,531 files; winnow bench index, 3 runs, load 2-4), the quick
+tier alone (winnow index --quick) costs 3.9-4.1 s CPU, 0.26 of the full
+tier's 15.5 s and 6.4-6.7 times Universal Ctags' 0.61 s, for 48,216
 definitions and 498,092 references (the full tier: 48,224 and
-498,135). The first winnow context in a fresh copy (sympy-23413;
+498,135; 25 times ctags, 2.2 s of it the git log of the history). The first winnow context in a fresh copy (sympy-23413;
 scripts/first-answer.sh) answers in 2.5-2.7 s wall at load 1, 4.2-4.4 s
 CPU, where the full tier took 13 s and 16.5 s. On bench localize's dev
 set the quick tier scores file Acc@5 79.4 without git history, 80.0 with
@@ -199,6 +199,25 @@ The cold build, side by side with Universal Ctags, the quick tier too:
 
 	winnow bench index --runs 3 --cpuprofile cold.prof TREE
 	go tool pprof -top -cum winnow cold.prof
+
+pprof shows the C side (tree-sitter) as runtime.cgocall, and nothing of
+the git log the full tier runs for the history; perf splits both:
+
+	perf record -F 999 -g -o cold.data winnow index --rebuild COPY
+	perf report -i cold.data --no-children --sort comm,dso
+	perf report -i cold.data --no-children --comm winnow --sort symbol
+
+On sympy the full tier's CPU goes, in round numbers, to tree-sitter's
+parse (40%) and query matching (20%, in C: package lang reads the
+matches a batch at a time), SQLite (15%: the rows, then CREATE INDEX at
+commit, refs_name the largest), term documents (docs.go, 6%), the rest
+of extraction and the corpus file; git log of 20,000 commits for the
+history is another 2 s, in a process of its own. Its peak resident
+memory is the larger of the parse of the largest file (a syntax tree
+takes about 100 bytes of C memory per source byte: rules/sine.py, 733
+KB, some 70 MB) and the corpus build at the end (package retrieve; its
+Go heap), each on top of some 25 MB of the binary's own pages and
+SQLite's caches (dsn).
 
 The first answer on a tree never indexed, and its CPU in process:
 
