@@ -3,6 +3,7 @@ package history
 import (
 	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -340,5 +341,40 @@ func TestMissingBlobs(t *testing.T) {
 	}
 	if _, files := top(open(t, file), "calibration table", 1); !slices.Contains(files, "cal.py") {
 		t.Errorf("files of the first commit: %v", files)
+	}
+}
+
+// TestTopHits: the heap's k best are those of a full sort, in its order,
+// ties included (scores drawn from a few values, so that many tie).
+func TestTopHits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 1))
+	for round := range 500 {
+		n := rng.IntN(200)
+		scores := make([]float64, n)
+		var reached []int32
+		for ci := range n {
+			if rng.IntN(3) > 0 {
+				scores[ci] = float64(rng.IntN(6)) / 4
+				reached = append(reached, int32(ci))
+			}
+		}
+		rng.Shuffle(len(reached), func(i, j int) { reached[i], reached[j] = reached[j], reached[i] })
+		var all []Hit
+		for _, ci := range reached {
+			all = append(all, Hit{int(ci), scores[ci]})
+		}
+		slices.SortFunc(all, func(a, b Hit) int {
+			switch {
+			case a.Score != b.Score:
+				return map[bool]int{true: -1, false: 1}[a.Score > b.Score]
+			default:
+				return a.Commit - b.Commit
+			}
+		})
+		k := rng.IntN(20)
+		want := all[:min(k, len(all))]
+		if got := topHits(scores, reached, k); !slices.Equal(got, want) {
+			t.Fatalf("round %d, k %d: got %v, want %v", round, k, got, want)
+		}
 	}
 }

@@ -565,7 +565,10 @@ func (r *ranker) computePrior(d int) float64 {
 // top returns the n best definitions with a positive score. It selects
 // them with a bounded heap before sorting, since a repository has tens
 // of thousands of definitions and a ranking needs a few hundred.
-func (r *ranker) top(n int) []int32 {
+func (r *ranker) top(n int) []int32 { return r.topWhere(n, nil) }
+
+// topWhere is top among the definitions keep accepts (all if nil).
+func (r *ranker) topWhere(n int, keep func(d int32) bool) []int32 {
 	if n <= 0 {
 		return nil
 	}
@@ -573,6 +576,7 @@ func (r *ranker) top(n int) []int32 {
 	for d, s := range r.score {
 		switch {
 		case s <= 0:
+		case keep != nil && !keep(int32(d)):
 		case len(h.idx) < n:
 			h.push(int32(d))
 		case s > r.score[h.idx[0]]:

@@ -1,10 +1,8 @@
 package retrieve
 
 import (
-	"cmp"
 	"context"
 	"math"
-	"slices"
 
 	"github.com/winnowhq/winnow/internal/index"
 	"github.com/winnowhq/winnow/internal/intent"
@@ -59,18 +57,13 @@ func (r *ranker) testVotes(ctx context.Context, e *Engine) {
 	if r.par.Weights[FeatTestVote] == 0 {
 		return
 	}
-	var voters []int32
-	for d, s := range r.score {
+	voters := r.topWhere(testVoters, func(d int32) bool {
 		def := &r.c.defs[d]
-		if s > 0 && def.file >= 0 && r.c.files[def.file].test && def.Kind.IsCallable() {
-			voters = append(voters, int32(d))
-		}
-	}
+		return def.file >= 0 && r.c.files[def.file].test && def.Kind.IsCallable()
+	})
 	if len(voters) == 0 {
 		return
 	}
-	slices.SortFunc(voters, func(a, b int32) int { return cmp.Compare(r.score[b], r.score[a]) })
-	voters = voters[:min(len(voters), testVoters)]
 	votes := r.feat[FeatTestVote]
 	r.followUses(ctx, e, voters, -1, func(_, target int32, _ index.Edge, share float64) {
 		votes[target] += share
