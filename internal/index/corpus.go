@@ -226,14 +226,13 @@ func (ix *Index) edges(ctx context.Context, column string, args []any) ([]Edge, 
 		if err != nil {
 			return nil, fmt.Errorf("query references: %w", err)
 		}
+		var sc edgeScanner
 		for rows.Next() {
 			var e Edge
-			var kind int
-			if err := rows.Scan(&e.FileID, &e.Scope, &e.Name, &kind, &e.Line, &e.Count); err != nil {
+			if _, err := sc.scan(rows, &e, false); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("query references: %w", err)
 			}
-			e.Kind = symbol.RefKind(kind)
 			out = append(out, e)
 		}
 		err = rows.Err()
