@@ -25,6 +25,7 @@ func (a *app) contextCommand() *cobra.Command {
 	var budget int
 	var format string
 	var explain bool
+	var cpuprofile string
 	cmd := &cobra.Command{
 		Use:   "context <task>",
 		Short: "Print the smallest context that holds what a task needs",
@@ -64,6 +65,11 @@ quick tier of the index at once (a fast scan, no parse): the context says so
 			if err != nil {
 				return usageError{err}
 			}
+			stop, err := a.startCPUProfile(cpuprofile)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			// One query, then exit: the corpus file is mapped, not read.
 			opts := &retrieve.Options{Logger: a.logger(), MapCorpus: true}
 			var eng *retrieve.Engine
@@ -125,6 +131,7 @@ quick tier of the index at once (a fast scan, no parse): the context says so
 	fs.IntVar(&budget, "budget", retrieve.DefaultBudget, "token budget of the context (o200k tokens)")
 	fs.StringVar(&format, "format", "xml", "output format: xml, md or json")
 	fs.BoolVar(&explain, "explain", false, "show why each definition ranked where it did (stderr; in the JSON with --format json)")
+	fs.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file, for go tool pprof")
 	return cmd
 }
 
