@@ -18,13 +18,7 @@ func TestWatchedCallsAskTheWatcher(t *testing.T) {
 	dir := fixture(t)
 	s := newServer(t, dir, &Options{RefreshInterval: time.Nanosecond})
 	cs := connect(t, s)
-	stopped := make(chan error, 1)
-	go func() { stopped <- s.Watch(t.Context()) }()
-	t.Cleanup(func() {
-		if err := <-stopped; err != nil {
-			t.Errorf("Watch: %v", err)
-		}
-	})
+	watch(t, s)
 	deadline := time.Now().Add(20 * time.Second)
 	for s.fresh.watch.Load() == nil {
 		if time.Now().After(deadline) {
@@ -85,13 +79,7 @@ func TestWatchKeepsReferences(t *testing.T) {
 	dir := fixture(t)
 	s := newServer(t, dir, &Options{RefreshInterval: time.Hour})
 	cs := connect(t, s)
-	stopped := make(chan error, 1)
-	go func() { stopped <- s.Watch(t.Context()) }()
-	t.Cleanup(func() {
-		if err := <-stopped; err != nil {
-			t.Errorf("Watch: %v", err)
-		}
-	})
+	watch(t, s)
 	deadline := time.Now().Add(20 * time.Second)
 	for !s.engine.ReferencesKept() {
 		if time.Now().After(deadline) {
@@ -110,4 +98,16 @@ func TestWatchKeepsReferences(t *testing.T) {
 			t.Fatalf("a new file never reached the context: %s", text)
 		}
 	}
+}
+
+// watch runs s.Watch until the test ends, and fails the test if it
+// returns an error.
+func watch(t *testing.T, s *Server) {
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.Watch(t.Context()) }()
+	t.Cleanup(func() {
+		if err := <-stopped; err != nil {
+			t.Errorf("Watch: %v", err)
+		}
+	})
 }

@@ -207,6 +207,15 @@ func patchGroups(old *groups, defMap []int32, fresh map[string][]int32) groups {
 		g.keys = append(g.keys, key)
 		g.start = append(g.start, uint32(len(g.items)))
 	}
+	// addFresh adds a key old does not have, with its fresh definitions.
+	addFresh := func(key string) {
+		fs := fresh[key]
+		slices.Sort(fs)
+		n := len(g.items)
+		g.items = append(g.items, fs...)
+		add(key, n)
+		same = false
+	}
 	// at[j]: the first of old's keys not below keys[j].
 	at := make([]int, len(keys))
 	for j, key := range keys {
@@ -215,12 +224,7 @@ func patchGroups(old *groups, defMap []int32, fresh map[string][]int32) groups {
 	j := 0
 	for i, key := range old.keys {
 		for ; j < len(keys) && at[j] == i && keys[j] != key; j++ {
-			fs := fresh[keys[j]]
-			slices.Sort(fs)
-			n := len(g.items)
-			g.items = append(g.items, fs...)
-			add(keys[j], n)
-			same = false
+			addFresh(keys[j])
 		}
 		os := old.items[old.start[i]:old.start[i+1]]
 		n := len(g.items)
@@ -250,12 +254,7 @@ func patchGroups(old *groups, defMap []int32, fresh map[string][]int32) groups {
 		add(key, n)
 	}
 	for ; j < len(keys); j++ {
-		fs := fresh[keys[j]]
-		slices.Sort(fs)
-		n := len(g.items)
-		g.items = append(g.items, fs...)
-		add(keys[j], n)
-		same = false
+		addFresh(keys[j])
 	}
 	if same {
 		g.keys = old.keys

@@ -233,24 +233,7 @@ func TestPatchedCorpusRandomEdits(t *testing.T) {
 	}
 	base := c // every delta is against the first corpus file: they accumulate
 	for step := range 60 {
-		var did []string
-		for range 1 + r.IntN(3) {
-			n := name()
-			p := filepath.Join(root, filepath.FromSlash(n))
-			switch r.IntN(4) {
-			case 0:
-				os.Remove(p)
-				did = append(did, "delete "+n)
-			case 1:
-				m := name()
-				os.MkdirAll(filepath.Dir(filepath.Join(root, filepath.FromSlash(m))), 0o755)
-				os.Rename(p, filepath.Join(root, filepath.FromSlash(m)))
-				did = append(did, "rename "+n+" "+m)
-			default:
-				edit(t, root, n, source())
-				did = append(did, "write "+n)
-			}
-		}
+		did := editTree(t, r, root, name, source)
 		reindex(t, ix)
 		gen, _ := ix.Stamp(t.Context())
 		if gen == c.gen {

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,4 +48,30 @@ func weighted(t *testing.T, root string, f Feature, w float64) *Engine {
 	par := DefaultParams
 	par.Weights[f] = w
 	return New(ix, &Options{Params: &par})
+}
+
+// editTree makes one to three random edits of the tree at root, each a
+// file of name() written with source(), deleted, or renamed to another
+// name(), and says what it did.
+func editTree(t *testing.T, r *rand.Rand, root string, name, source func() string) []string {
+	t.Helper()
+	var did []string
+	for range 1 + r.IntN(3) {
+		n := name()
+		p := filepath.Join(root, filepath.FromSlash(n))
+		switch r.IntN(4) {
+		case 0:
+			os.Remove(p)
+			did = append(did, "delete "+n)
+		case 1:
+			m := name()
+			os.MkdirAll(filepath.Dir(filepath.Join(root, filepath.FromSlash(m))), 0o755)
+			os.Rename(p, filepath.Join(root, filepath.FromSlash(m)))
+			did = append(did, "rename "+n+" "+m)
+		default:
+			edit(t, root, n, source())
+			did = append(did, "write "+n)
+		}
+	}
+	return did
 }

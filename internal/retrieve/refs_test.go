@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -124,24 +122,7 @@ func TestRefTablePatched(t *testing.T) {
 	}
 	patches := 0
 	for step := range 40 {
-		var did []string
-		for range 1 + r.IntN(3) {
-			n := name()
-			p := filepath.Join(root, filepath.FromSlash(n))
-			switch r.IntN(4) {
-			case 0:
-				os.Remove(p)
-				did = append(did, "delete "+n)
-			case 1:
-				m := name()
-				os.MkdirAll(filepath.Dir(filepath.Join(root, filepath.FromSlash(m))), 0o755)
-				os.Rename(p, filepath.Join(root, filepath.FromSlash(m)))
-				did = append(did, "rename "+n+" "+m)
-			default:
-				edit(t, root, n, source())
-				did = append(did, "write "+n)
-			}
-		}
+		did := editTree(t, r, root, name, source)
 		reindex(t, e.ix)
 		label := fmt.Sprintf("step %d %q", step, did)
 		old := e.refCache.table.Load()
