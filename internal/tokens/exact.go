@@ -1,11 +1,6 @@
 package tokens
 
-import (
-	"fmt"
-	"sync"
-
-	"github.com/tiktoken-go/tokenizer"
-)
+import "fmt"
 
 // A Counter counts the tokens in a text. Implementations are safe for
 // concurrent use.
@@ -13,79 +8,53 @@ type Counter interface {
 	Count(text string) int
 }
 
-// Codecs are built on first use and shared: building one turns its
-// compiled-in vocabulary into a map, which takes tens of milliseconds and a
-// few megabytes (o200k: ~50 ms, ~6 MB), so it happens at most once per
-// encoding per process. A tokenizer.Codec is safe for concurrent use as long as nobody calls
-// SetErrorMode, and nothing here does.
-var (
-	o200kCodec  = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.O200kBase) })
-	cl100kCodec = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.Cl100kBase) })
-)
-
-// exact counts tokens with the real BPE.
+// exact counts tokens with the real BPE, over vocabularies compiled in as
+// constants (vocab.go): there is nothing to build, so the first count of a
+// process costs what any other does.
 type exact struct {
-	codec tokenizer.Codec
-	est   Estimator // fallback, see Count
+	enc *encoder
 }
 
 // Exact returns a Counter that gives the same counts as OpenAI's tiktoken for
-// enc. The first call for an encoding builds its vocabulary; later calls
-// return a counter sharing it. Exact counting runs at a few MB/s; see
-// Estimator for a faster approximation.
+// enc (precisely, as github.com/tiktoken-go/tokenizer v0.10.0, which the
+// tests compare it with). Counters of the same encoding share everything;
+// see Estimator for a faster approximation.
 func Exact(enc Encoding) (Counter, error) {
-	c, err := codec(enc)
+	e, err := encoderFor(enc)
 	if err != nil {
 		return nil, fmt.Errorf("exact counter: %w", err)
 	}
-	return exact{codec: c, est: NewEstimator(enc)}, nil
+	return exact{enc: e}, nil
 }
 
-// codec returns the shared codec of enc, building it on first use.
-func codec(enc Encoding) (tokenizer.Codec, error) {
-	var get func() (tokenizer.Codec, error)
+// encoderFor returns the encoder of enc.
+func encoderFor(enc Encoding) (*encoder, error) {
 	switch enc {
 	case O200k:
-		get = o200kCodec
+		return o200kEncoder, nil
 	case CL100k:
-		get = cl100kCodec
-	default:
-		return nil, fmt.Errorf("unknown token encoding %q", enc)
+		return cl100kEncoder, nil
 	}
-	c, err := get()
-	if err != nil {
-		return nil, fmt.Errorf("codec for %s: %w", enc, err)
-	}
-	return c, nil
+	return nil, fmt.Errorf("unknown token encoding %q", enc)
 }
 
 // Encode returns the token ids tiktoken's encode_ordinary gives text under
 // enc, for callers that need the ids rather than their number (prefix
 // matching in compact/costsim). len(ids) equals Count(enc, text).
 func Encode(enc Encoding, text string) ([]uint, error) {
-	c, err := codec(enc)
+	e, err := encoderFor(enc)
 	if err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
 	}
-	ids, _, err := c.Encode(text)
-	if err != nil {
-		return nil, fmt.Errorf("encode %d bytes as %s: %w", len(text), enc, err)
-	}
-	return ids, nil
+	return e.encode(text), nil
 }
 
 // Count returns the number of tokens tiktoken's encode_ordinary would produce
 // for text: special-token strings such as "<|endoftext|>" count as ordinary
-// text, and each invalid UTF-8 sequence counts as a U+FFFD. The codec only
-// fails if its splitting regexp times out, which it cannot with the default
-// (unbounded) timeout; should it ever fail, Count falls back to the estimate
-// rather than returning a wrong zero.
+// text, and each byte that is not part of a valid UTF-8 sequence counts as
+// a U+FFFD (as tiktoken-go, matching on the text's runes, sees it).
 func (e exact) Count(text string) int {
-	n, err := e.codec.Count(text)
-	if err != nil {
-		return e.est.Count(text)
-	}
-	return n
+	return e.enc.count(text)
 }
 
 // Count returns the exact number of tokens in text under enc. It panics if
@@ -99,12 +68,7 @@ func Count(enc Encoding, text string) int {
 	return c.Count(text)
 }
 
-// defaultCounter is the Counter of a Budget whose Counter is nil.
-var defaultCounter = sync.OnceValue(func() Counter {
-	c, err := Exact(O200k)
-	if err != nil {
-		// tokenizer.Get cannot fail for an encoding it compiles in.
-		panic(err)
-	}
-	return c
-})
+// defaultCounter returns the Counter of a Budget whose Counter is nil.
+func defaultCounter() Counter {
+	return exact{enc: o200kEncoder}
+}

@@ -76,7 +76,7 @@ func TestExactUnknownEncoding(t *testing.T) {
 	}
 }
 
-func TestExactSharesCodec(t *testing.T) {
+func TestExactSharesEncoder(t *testing.T) {
 	a, err := Exact(O200k)
 	if err != nil {
 		t.Fatal(err)
@@ -85,8 +85,8 @@ func TestExactSharesCodec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.(exact).codec != b.(exact).codec {
-		t.Error("two Exact(O200k) counters built separate codecs")
+	if a.(exact).enc != b.(exact).enc {
+		t.Error("two Exact(O200k) counters have separate encoders")
 	}
 }
 
