@@ -275,8 +275,10 @@ func spaceEnd(s string, i int) int {
 		if c&classSpace == 0 {
 			break
 		}
-		if (r == '\r' || r == '\n') && (breaks < 0 || breaks == j) {
+		if r == '\r' || r == '\n' {
 			breaks = j + n
+		} else if breaks >= 0 {
+			return breaks // past the first run of line breaks: done
 		}
 		lastStart = j
 		runes++
