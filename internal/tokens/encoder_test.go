@@ -227,3 +227,31 @@ func FuzzCountMatchesTiktoken(f *testing.F) {
 		}
 	})
 }
+
+// TestVocabMatchesTiktoken looks up every token of tiktoken-go's
+// vocabularies in the generated tables, both ways, and checks that the
+// tables hold nothing more.
+func TestVocabMatchesTiktoken(t *testing.T) {
+	for _, enc := range []Encoding{O200k, CL100k} {
+		tk := tiktoken(t, enc)
+		v := encoderOf(enc).vocab
+		for r := 0; r < v.tokens; r++ {
+			want, err := tk.Decode([]uint{uint(r)})
+			if err != nil {
+				t.Fatalf("%s: tiktoken has no token %d: %v", enc, r, err)
+			}
+			if got := v.token(r); got != want {
+				t.Fatalf("%s: token(%d) = %q, tiktoken %q", enc, r, got, want)
+			}
+			if got, ok := v.rank(want); !ok || got != r {
+				t.Fatalf("%s: rank(%q) = %d, %v; want %d", enc, want, got, ok, r)
+			}
+		}
+		if s, err := tk.Decode([]uint{uint(v.tokens)}); err == nil && !strings.HasPrefix(s, "<|") {
+			t.Errorf("%s: tiktoken has ordinary token %q at %d, past the tables' last", enc, s, v.tokens)
+		}
+		if len(v.blob) != digits4(v.offsets, 4*v.tokens) {
+			t.Errorf("%s: blob holds %d bytes, offsets end at %d", enc, len(v.blob), digits4(v.offsets, 4*v.tokens))
+		}
+	}
+}

@@ -6,7 +6,7 @@
 // initialisation). It reads the vocabularies from
 // github.com/tiktoken-go/tokenizer, once, at generation time.
 //
-// Run it from internal/tokens with
+// Run it from the module root with
 //
 //	go generate ./internal/tokens
 //
