@@ -62,19 +62,7 @@ const (
 // class returns the classes of r.
 func class(r rune) uint8 {
 	if r < utf8.RuneSelf {
-		switch {
-		case 'a' <= r && r <= 'z':
-			return classLower | classLetter
-		case 'A' <= r && r <= 'Z':
-			return classUpper | classLetter
-		case '0' <= r && r <= '9':
-			return classNumber
-		case r == ' ' || '\t' <= r && r <= '\r':
-			return classSpace
-		case r == 0x7f:
-			return classNone
-		}
-		return 0
+		return asciiClass(byte(r))
 	}
 	switch {
 	case unicode.IsLetter(r):
@@ -95,10 +83,27 @@ func class(r rune) uint8 {
 	return 0
 }
 
+// asciiClass returns the classes of an ASCII byte.
+func asciiClass(c byte) uint8 {
+	switch {
+	case 'a' <= c && c <= 'z':
+		return classLower | classLetter
+	case 'A' <= c && c <= 'Z':
+		return classUpper | classLetter
+	case '0' <= c && c <= '9':
+		return classNumber
+	case c == ' ' || '\t' <= c && c <= '\r':
+		return classSpace
+	case c == 0x7f:
+		return classNone
+	}
+	return 0
+}
+
 // next returns the rune at s[i:], its size and its classes.
 func next(s string, i int) (rune, int, uint8) {
 	if c := s[i]; c < utf8.RuneSelf {
-		return rune(c), 1, class(rune(c))
+		return rune(c), 1, asciiClass(c)
 	}
 	r, n := utf8.DecodeRuneInString(s[i:])
 	return r, n, class(r)
