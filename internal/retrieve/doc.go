@@ -260,8 +260,9 @@ rendered pack exactly (see Packing).
 Where a one-shot process spends its time: winnow bench context times it
 against winnow version, and winnow context --cpuprofile FILE profiles
 one run (a run is ~100 ms: merge several, go tool pprof -top BINARY
-FILE.*). On sympy, 30 runs merged: the exact counter's o200k vocabulary
-(built on the other core while the index is updated) ~20% of the CPU,
-decoding the mapped corpus file ~15%, its CRC ~4%.
+FILE.*). On sympy, 30 runs merged: decoding the mapped corpus file ~15%
+of the CPU, its CRC ~4%; the exact counter's o200k vocabulary, ~20%
+while tiktoken-go built it as a map, is now read-only data that costs
+nothing to open (package tokens).
 */
 package retrieve
