@@ -1,5 +1,7 @@
 package tokens
 
+import "github.com/winnowhq/winnow/internal/tokens/internal/vocabhash"
+
 //go:generate go run ./internal/vocabgen -encoding o200k_base -prefix o200kVocab -o o200k_vocab.go
 //go:generate go run ./internal/vocabgen -encoding cl100k_base -prefix cl100kVocab -o cl100k_vocab.go
 
@@ -44,7 +46,7 @@ func (v *vocab) rank(piece string) (int, bool) {
 	if len(piece) > v.maxLen {
 		return 0, false
 	}
-	h := hash(piece)
+	h := vocabhash.Sum(piece)
 	mask := 1<<v.tableBits - 1
 	tag := int(h) & (1<<(24-v.rankBits) - 1)
 	rankMask := 1<<v.rankBits - 1
@@ -60,19 +62,4 @@ func (v *vocab) rank(piece string) (int, bool) {
 			}
 		}
 	}
-}
-
-// hash is FNV-1a over the bytes with a final mix, so that both its top
-// bits (the slot) and its low bits (the tag) depend on every byte. It
-// must equal internal/vocabgen's.
-func hash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	h ^= h >> 29
-	h *= 0xbf58476d1ce4e5b9
-	h ^= h >> 32
-	return h
 }

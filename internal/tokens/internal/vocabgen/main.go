@@ -25,6 +25,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/winnowhq/winnow/internal/tokens/internal/vocabhash"
 )
 
 // digit is the first of the 64 characters that stand for a 6-bit digit
@@ -88,19 +90,6 @@ func isSpecial(s string) bool {
 	return len(s) > 4 && s[:2] == "<|" && s[len(s)-2:] == "|>"
 }
 
-// hash must equal package tokens' hash.
-func hash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	h ^= h >> 29
-	h *= 0xbf58476d1ce4e5b9
-	h ^= h >> 32
-	return h
-}
-
 func generate(enc, prefix string, toks []string) ([]byte, error) {
 	n := len(toks)
 	rankBits := 1
@@ -134,7 +123,7 @@ func generate(enc, prefix string, toks []string) ([]byte, error) {
 	mask := len(slots) - 1
 	maxProbe := 0
 	for r, t := range toks {
-		h := hash(t)
+		h := vocabhash.Sum(t)
 		i := int(h>>(64-tableBits)) & mask
 		tag := int(h) & (1<<tagBits - 1)
 		probe := 0
