@@ -141,13 +141,17 @@ func session(ctx context.Context, c Client, opts Options, dir string, files []st
 	defer api.Close()
 	base := api.URL()
 	var counts *rewriteCounter
+	var stopProxy func() error
 	if rw != nil {
 		counts = newRewriteCounter()
-		var stop func() error
-		if base, stop, err = startProxy(api.URL(), rw, opts.ServerEdits, counts); err != nil {
+		if base, stopProxy, err = startProxy(api.URL(), rw, opts.ServerEdits, counts); err != nil {
 			return s, err
 		}
-		defer stop()
+		defer func() {
+			if stopProxy != nil {
+				stopProxy()
+			}
+		}()
 	}
 	// One HOME path for both sessions, emptied before each, so that both send the same
 	// system prompt.
@@ -171,6 +175,14 @@ func session(ctx context.Context, c Client, opts Options, dir string, files []st
 	}
 	s.Success, s.Detail, s.Tally = out.Success, out.Detail, api.Tally()
 	if counts != nil {
+		// The proxy writes a request's line once the response has ended, which
+		// can be after the client has read all of it: the proxy is stopped
+		// first (its shutdown waits for the requests in flight), then counted.
+		err := stopProxy()
+		stopProxy = nil
+		if err != nil {
+			return s, fmt.Errorf("stop the proxy: %w", err)
+		}
 		s.Rewrites = counts.snapshot()
 	}
 	return s, nil
