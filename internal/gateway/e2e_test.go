@@ -126,7 +126,7 @@ func TestE2EReferenceServers(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the filesystem server never took the client's roots; it allows: %q", got)
+			t.Fatalf("the filesystem server never took the client's roots; it allows: %q\ngateway log:\n%s", got, h.logs.String())
 		}
 		time.Sleep(50 * time.Millisecond) // the server fetches roots on its own schedule
 	}

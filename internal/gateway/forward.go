@@ -143,16 +143,27 @@ func keepReplies(next mcp.MethodHandler) mcp.MethodHandler {
 // forwardRoots answers roots/list with the roots of the client making the call, or, when no
 // connected client can be asked, with the roots last learned from one (none at first). The
 // list is never null: an empty list says there are no roots.
+// A roots/list sent while a call is in progress rides on that call and ends with it; one the
+// upstream sent on its own (told the roots changed) may outlive a call that ends at once, and
+// then gets the roots last learned too, rather than an error the upstream would keep: a
+// server-filesystem that failed so kept its old directories (TestE2EReferenceServers, 1 in
+// 10 under -race).
 func (u *upstream) forwardRoots(ctx context.Context, req mcp.Request) (mcp.Result, error) {
+	learned := func() (mcp.Result, error) {
+		return &mcp.ListRootsResult{Roots: nonNilRoots(u.gw.currentRoots())}, nil
+	}
 	ss, err := u.clientFor("roots", func(c *mcp.ClientCapabilities) bool { return c.RootsV2 != nil })
 	if err != nil {
-		return &mcp.ListRootsResult{Roots: nonNilRoots(u.gw.currentRoots())}, nil
+		return learned()
 	}
 	p, _ := req.GetParams().(*mcp.ListRootsParams)
 	rctx, stop := u.requestContext(ctx, ss)
 	defer stop()
 	res, err := ss.ListRoots(rctx, p)
 	if err != nil {
+		if rctx.Err() != nil && ctx.Err() == nil {
+			return learned() // the call ended before the client answered
+		}
 		return nil, forwardError(methodListRoots, err)
 	}
 	if res == nil {
