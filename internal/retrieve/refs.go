@@ -114,9 +114,8 @@ const refBatch = 500
 
 // A refTable holds the references of one generation of the index.
 type refTable struct {
-	c       *corpus           // the corpus of the generation, whose definitions byScope is by
-	keys    map[int64]fileKey // what the table holds of each file of c
-	patched bool              // made from an earlier table, not read whole
+	c       *corpus // the corpus of the generation, whose definitions byScope is by
+	patched bool    // made from an earlier table, not read whole
 
 	// The references in the index's order, a column per field.
 	row   []int64 // the row id, which orders them
@@ -136,26 +135,26 @@ type refTable struct {
 	scopeAt []int32 // the rows past scopeAt[len(c.defs)] are in scopes outside c (0: top level)
 }
 
-// A fileKey is what says a file's references are unchanged: with its
-// id, index.FileKey's fields, which pin down its definitions and
-// content.
-type fileKey struct {
-	path, lang, hash string
-	first            int64 // id of its first definition; its definitions have consecutive ids
-	n                int   // definitions; -1 if their ids are not consecutive
-}
-
-func fileKeyOf(c *corpus, f *fileEntry) fileKey {
-	k := fileKey{path: f.path, lang: f.lang, hash: f.hash, n: len(f.defs)}
-	for i, d := range f.defs {
-		if i == 0 {
-			k.first = c.defs[d].ID
-		} else if c.defs[d].ID != k.first+int64(i) {
-			k.n = -1
-			break
+// fileKeys returns the key of each file of c by id, as index.FileKey
+// gives it, which pins down its definitions and content: a file whose
+// key is unchanged has the same references. A file whose definitions'
+// ids are not consecutive gets Symbols -1, a key no file keeps.
+func fileKeys(c *corpus) map[int64]index.FileKey {
+	keys := make(map[int64]index.FileKey, len(c.files))
+	for i := range c.files {
+		f := &c.files[i]
+		k := index.FileKey{ID: f.id, Path: f.path, Language: f.lang, Hash: f.hash, Symbols: len(f.defs)}
+		for j, d := range f.defs {
+			if j == 0 {
+				k.First = c.defs[d].ID
+			} else if c.defs[d].ID != k.First+int64(j) {
+				k.Symbols = -1
+				break
+			}
 		}
+		keys[f.id] = k
 	}
-	return k
+	return keys
 }
 
 // makeRefTable makes the table of the snapshot, whose corpus is c: from
@@ -163,14 +162,13 @@ func fileKeyOf(c *corpus, f *fileEntry) fileKey {
 // and the references of the files whose key changed, or else from every
 // reference.
 func makeRefTable(ctx context.Context, snap *index.Snapshot, c *corpus, old *refTable) (*refTable, error) {
-	t := &refTable{c: c, keys: make(map[int64]fileKey, len(c.files))}
-	for i := range c.files {
-		t.keys[c.files[i].id] = fileKeyOf(c, &c.files[i])
-	}
+	t := &refTable{c: c}
+	keys := fileKeys(c)
 	var changed []int64
 	if old != nil && instance(old.c.gen) == instance(c.gen) && instance(c.gen) != "" {
-		for id, k := range t.keys {
-			if was, ok := old.keys[id]; !ok || was != k || k.n < 0 {
+		oldKeys := fileKeys(old.c)
+		for id, k := range keys {
+			if was, ok := oldKeys[id]; !ok || was != k || k.Symbols < 0 {
 				changed = append(changed, id)
 			}
 		}
@@ -178,8 +176,8 @@ func makeRefTable(ctx context.Context, snap *index.Snapshot, c *corpus, old *ref
 		for _, id := range changed {
 			gone[id] = true
 		}
-		for id := range old.keys {
-			if _, ok := t.keys[id]; !ok {
+		for id := range oldKeys {
+			if _, ok := keys[id]; !ok {
 				gone[id] = true
 			}
 		}
@@ -222,7 +220,7 @@ func makeRefTable(ctx context.Context, snap *index.Snapshot, c *corpus, old *ref
 	if err != nil {
 		return nil, err
 	}
-	t.group()
+	t.group(keys)
 	return t, nil
 }
 
@@ -318,8 +316,8 @@ func permute[T any](xs []T, order []int32) []T {
 }
 
 // group builds byName and byScope, counting sorts that keep the rows'
-// order within a group.
-func (t *refTable) group() {
+// order within a group; keys are t.c's file keys (fileKeys).
+func (t *refTable) group(keys map[int64]index.FileKey) {
 	t.byName, t.nameAt = groupRows(t.name, len(t.names))
 	scopes := make([]int32, len(t.scope)) // definition of each row's scope; len(c.defs) for none
 	outside := int32(len(t.c.defs))
@@ -331,9 +329,9 @@ func (t *refTable) group() {
 			// The scopes of a file's rows are its definitions, whose ids
 			// are consecutive, as are their indexes in c.defs.
 			fileID, n = f, -1
-			if k, ok := t.keys[f]; ok && k.n > 0 {
-				if d, ok := t.c.defByID[k.first]; ok && int(d)+k.n <= len(t.c.defs) && t.c.defs[int(d)+k.n-1].ID == k.first+int64(k.n-1) {
-					first, n, base = k.first, k.n, int64(d)
+			if k, ok := keys[f]; ok && k.Symbols > 0 {
+				if d, ok := t.c.defByID[k.First]; ok && int(d)+k.Symbols <= len(t.c.defs) && t.c.defs[int(d)+k.Symbols-1].ID == k.First+int64(k.Symbols-1) {
+					first, n, base = k.First, k.Symbols, int64(d)
 				}
 			}
 		}
