@@ -29,14 +29,7 @@ var cacheCases = []string{
 // time and from the cache, on edge cases and on every file of the
 // calibration corpus, whole and cut at arbitrary lines.
 func TestCacheCountsExactly(t *testing.T) {
-	texts := append([]string{}, cacheCases...)
-	for _, f := range loadCorpus(t) {
-		texts = append(texts, f.text)
-		lines := strings.SplitAfter(f.text, "\n")
-		for i := 0; i+7 < len(lines); i += 97 {
-			texts = append(texts, strings.Join(lines[i:i+7], ""))
-		}
-	}
+	texts := append(append([]string{}, cacheCases...), corpusPieces(t, 7, 97)...)
 	for _, enc := range []Encoding{O200k, CL100k} {
 		exact, err := Exact(enc)
 		if err != nil {
@@ -92,4 +85,19 @@ func FuzzCacheCount(f *testing.F) {
 			}
 		}
 	})
+}
+
+// corpusPieces returns every file of the calibration corpus whole, each
+// followed by pieces of it: n lines from every step-th line on.
+func corpusPieces(t *testing.T, n, step int) []string {
+	t.Helper()
+	var texts []string
+	for _, f := range loadCorpus(t) {
+		texts = append(texts, f.text)
+		lines := strings.SplitAfter(f.text, "\n")
+		for i := 0; i+n < len(lines); i += step {
+			texts = append(texts, strings.Join(lines[i:i+n], ""))
+		}
+	}
+	return texts
 }

@@ -90,13 +90,7 @@ func TestEncoderMatchesReferenceAndCorpus(t *testing.T) {
 	texts = append(texts, cacheCases...)
 	texts = append(texts, multilingual...)
 	texts = append(texts, strings.Join(multilingual, "\n"))
-	for _, f := range loadCorpus(t) {
-		texts = append(texts, f.text)
-		lines := strings.SplitAfter(f.text, "\n")
-		for i := 0; i+5 < len(lines); i += 37 {
-			texts = append(texts, strings.Join(lines[i:i+5], ""))
-		}
-	}
+	texts = append(texts, corpusPieces(t, 5, 37)...)
 	for _, enc := range []Encoding{O200k, CL100k} {
 		for _, text := range texts {
 			diffEncode(t, enc, text)
