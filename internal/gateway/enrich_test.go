@@ -430,6 +430,14 @@ func TestEnrichInvalidatesInFlight(t *testing.T) {
 	down.call(t, "up__set_value", map[string]any{"value": "one"})
 	down.call(t, "up__echo", map[string]any{"zeta": "go"})
 	waitFor(t, h.gw.enrich, "the follow-up went to the upstream", func() bool { _, n := h.gw.enrich.inflight(); return n == 1 })
+	// In flight at the gateway is not yet received by the upstream (under -race the call
+	// could still be on its way when set_value dropped it, and never arrive): wait for it.
+	for deadline := time.Now().Add(20 * time.Second); upstreamCalls(t, down)["get_value"] < 1; {
+		if time.Now().After(deadline) {
+			t.Fatal("the follow-up never reached the upstream")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	down.call(t, "up__set_value", map[string]any{"value": "two"})
 	if got := text(down.call(t, "up__get_value", map[string]any{"delay_ms": 400})); got != "two" {
 		t.Errorf("get_value after set_value two = %q; a follow-up started before the change answered it", got)
