@@ -105,7 +105,12 @@ only the files that differ. A file whose content hash is unchanged gets
 its new stat recorded; one whose hash matches a vanished file is that
 file renamed, and its row simply moves; the rest are parsed on
 Options.Workers goroutines while a single writer stores the results.
-Rows of files that vanished are deleted last.
+Rows of files that vanished are deleted last. A file parsed again has
+its rows patched, not replaced (patch.go): rows still there are updated
+in place, their indexed columns untouched, and it keeps its symbol ids
+unless it has more definitions than before, so that a one-file update
+writes the pages of the rows that changed, not an entry on its own page
+of every index for each of the file's rows.
 
 Everything happens in one transaction, so an update that fails, is
 cancelled or is killed leaves the previous index intact. Updates take an

@@ -29,6 +29,8 @@ type fileRow struct {
 	mtime int64
 	skip  Reason
 	tier  Tier
+	first int64 // the id of its first definition
+	nsym  int   // its number of definitions
 }
 
 // upgradeChunk is how many files an upgrade re-parses per transaction:
@@ -298,7 +300,7 @@ func (ix *Index) loadAllFiles(ctx context.Context, was Tier) (map[string]*fileRo
 		return ix.loadFiles(ctx, nil)
 	}
 	rows := make(map[string]*fileRow)
-	rs, err := ix.db.QueryContext(ctx, `SELECT id, path, hash, size, mtime, skip,
+	rs, err := ix.db.QueryContext(ctx, `SELECT id, path, hash, size, mtime, skip, first_symbol, nsymbols,
 		CASE WHEN skip = '' THEN ? ELSE tier END FROM files`, int(TierFull))
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
@@ -306,7 +308,7 @@ func (ix *Index) loadAllFiles(ctx context.Context, was Tier) (map[string]*fileRo
 	defer rs.Close()
 	for rs.Next() {
 		r := new(fileRow)
-		if err := rs.Scan(&r.id, &r.path, &r.hash, &r.size, &r.mtime, &r.skip, &r.tier); err != nil {
+		if err := rs.Scan(&r.id, &r.path, &r.hash, &r.size, &r.mtime, &r.skip, &r.first, &r.nsym, &r.tier); err != nil {
 			return nil, fmt.Errorf("read files: %w", err)
 		}
 		rows[r.path] = r
@@ -325,14 +327,14 @@ func (ix *Index) loadFiles(ctx context.Context, paths []string) (map[string]*fil
 		defer rs.Close()
 		for rs.Next() {
 			r := new(fileRow)
-			if err := rs.Scan(&r.id, &r.path, &r.hash, &r.size, &r.mtime, &r.skip, &r.tier); err != nil {
+			if err := rs.Scan(&r.id, &r.path, &r.hash, &r.size, &r.mtime, &r.skip, &r.first, &r.nsym, &r.tier); err != nil {
 				return fmt.Errorf("read files: %w", err)
 			}
 			rows[r.path] = r
 		}
 		return rs.Err()
 	}
-	const q = "SELECT id, path, hash, size, mtime, skip, tier FROM files"
+	const q = "SELECT id, path, hash, size, mtime, skip, first_symbol, nsymbols, tier FROM files"
 	if paths == nil {
 		return rows, scan(q)
 	}

@@ -98,6 +98,15 @@ func (ix *Index) beginWrite(ctx context.Context, tier Tier) (*writer, error) {
 
 // exec runs a statement, preparing it on first use.
 func (w *writer) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := w.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// stmt returns the statement of query, prepared on first use.
+func (w *writer) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	st, ok := w.stmts[query]
 	if !ok {
 		var err error
@@ -106,7 +115,7 @@ func (w *writer) exec(ctx context.Context, query string, args ...any) (sql.Resul
 		}
 		w.stmts[query] = st
 	}
-	return st.ExecContext(ctx, args...)
+	return st, nil
 }
 
 func (w *writer) rollback() {
@@ -208,20 +217,26 @@ func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []
 	if terms == nil {
 		terms = []byte{}
 	}
-	first := w.nextSym // putSymbols numbers the file's symbols from here
-	var id int64
+	var id, first int64
 	if old != nil {
 		id = old.id
-		if err := w.clearFile(ctx, id); err != nil {
+		var err error
+		if f != nil && old.skip == "" {
+			first, err = w.patchFile(ctx, id, old, f)
+		} else {
+			first, err = w.nextSym, w.clearFile(ctx, id)
+		}
+		if err != nil {
 			return err
 		}
-		_, err := w.exec(ctx, `UPDATE files SET lang = ?, hash = ?, size = ?, mtime = ?, skip = ?, has_error = ?, package = ?,
+		_, err = w.exec(ctx, `UPDATE files SET lang = ?, hash = ?, size = ?, mtime = ?, skip = ?, has_error = ?, package = ?,
 			first_symbol = ?, nsymbols = ?, terms = ?, tier = ? WHERE id = ?`,
 			c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, first, nsym, terms, int(tier), id)
 		if err != nil {
 			return wrap("update file", err)
 		}
 	} else {
+		first = w.nextSym // putSymbols numbers the file's symbols from here
 		res, err := w.exec(ctx, `INSERT INTO files(path, lang, hash, size, mtime, skip, has_error, package, first_symbol, nsymbols, terms, tier)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.path, c.lang.Name, hash, c.size, c.mtime, string(skip), hasError, pkg, first, nsym, terms, int(tier))
 		if err != nil {
@@ -231,8 +246,8 @@ func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []
 			return wrap("insert file", err)
 		}
 	}
-	if f == nil {
-		return nil
+	if f == nil || old != nil && old.skip == "" {
+		return nil // nothing extracted, or patched
 	}
 	return w.putSymbols(ctx, id, f)
 }
@@ -246,25 +261,42 @@ func (w *writer) putSymbols(ctx context.Context, fileID int64, f *symbol.File) e
 		if _, ok := scopes[s.Qual]; !ok {
 			scopes[s.Qual] = id
 		}
-		w.symRows.args = append(w.symRows.args, id, fileID, s.Name, s.Qual, int(s.Kind), s.Parent, s.Span.StartLine, s.Span.EndLine,
-			s.Span.StartByte, s.Span.EndByte, s.Signature, s.Doc, int(s.Visibility))
-		if w.symRows.full() {
-			if err := w.symRows.flush(ctx, w); err != nil {
-				return wrap("insert symbols", err)
-			}
+		if err := w.queueSymbol(ctx, id, fileID, s); err != nil {
+			return err
 		}
 	}
 	w.symbols += int64(len(f.Symbols))
-	for _, r := range f.Refs {
-		w.refRows.args = append(w.refRows.args, fileID, scopes[r.Scope], r.Name, int(r.Kind), r.Line, r.Count)
-		if w.refRows.full() {
-			if err := w.refRows.flush(ctx, w); err != nil {
-				return wrap("insert references", err)
-			}
+	for i := range f.Refs {
+		if err := w.queueRef(ctx, fileID, scopes[f.Refs[i].Scope], &f.Refs[i]); err != nil {
+			return err
 		}
 	}
 	w.refs += int64(len(f.Refs))
-	for _, imp := range f.Imports {
+	return w.queueImports(ctx, fileID, f.Imports)
+}
+
+// queueSymbol adds a definition to the pending rows.
+func (w *writer) queueSymbol(ctx context.Context, id, fileID int64, s *symbol.Symbol) error {
+	w.symRows.args = append(w.symRows.args, id, fileID, s.Name, s.Qual, int(s.Kind), s.Parent, s.Span.StartLine, s.Span.EndLine,
+		s.Span.StartByte, s.Span.EndByte, s.Signature, s.Doc, int(s.Visibility))
+	if w.symRows.full() {
+		return wrap("insert symbols", w.symRows.flush(ctx, w))
+	}
+	return nil
+}
+
+// queueRef adds a reference in scope to the pending rows.
+func (w *writer) queueRef(ctx context.Context, fileID, scope int64, r *symbol.Ref) error {
+	w.refRows.args = append(w.refRows.args, fileID, scope, r.Name, int(r.Kind), r.Line, r.Count)
+	if w.refRows.full() {
+		return wrap("insert references", w.refRows.flush(ctx, w))
+	}
+	return nil
+}
+
+// queueImports adds a file's imports to the pending rows.
+func (w *writer) queueImports(ctx context.Context, fileID int64, imps []symbol.Import) error {
+	for _, imp := range imps {
 		w.impRows.args = append(w.impRows.args, fileID, imp.Module, imp.Name, imp.Alias, imp.Line)
 		if w.impRows.full() {
 			if err := w.impRows.flush(ctx, w); err != nil {
