@@ -32,10 +32,11 @@ const (
 	FeatDelegate                // the leading file's best definitions call it (second stage, rerank.go)
 	FeatLink                    // a link of the task to lines of a file points into it (links.go)
 	FeatEnclose                 // a callable inside it leads (second stage, rerank.go)
+	FeatVariant                 // its name is a compound name of the task with words added, in a leading file (variant.go)
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link", "enclose"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link", "enclose", "variant"}
 
 func (f Feature) String() string { return featureNames[f] }
 

@@ -49,7 +49,7 @@ const (
 
 // rerank runs the second stage and scores again.
 func (r *ranker) rerank(ctx context.Context, e *Engine) {
-	if r.par.Weights[FeatDelegate] == 0 && r.par.Weights[FeatEnclose] == 0 {
+	if r.par.Weights[FeatDelegate] == 0 && r.par.Weights[FeatEnclose] == 0 && r.par.Weights[FeatVariant] == 0 {
 		return
 	}
 	files := r.rankFiles()
@@ -64,8 +64,10 @@ func (r *ranker) rerank(ctx context.Context, e *Engine) {
 	r.cap = &rerankCap{file: lead, fileScore: files[0].Score, def: best[0], defScore: r.score[best[0]]}
 	r.enclosing()
 	r.delegate(ctx, e, lead)
+	r.variants(files)
 	r.rescore(FeatDelegate)
 	r.rescore(FeatEnclose)
+	r.rescore(FeatVariant)
 }
 
 // anchors are the leading file's best definitions among the leading

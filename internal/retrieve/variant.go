@@ -1,0 +1,131 @@
+package retrieve
+
+import (
+	"math"
+	"strings"
+)
+
+// Variants: a definition whose name is an identifier the task names with
+// words added, in one of the leading files. The task names what a user
+// calls or sees; the fix is often in the function that does the work,
+// named for it: the private half of a public name (sum_of_weights →
+// _sum_of_weights), a hook named for the operation (expand_func →
+// _eval_expand_func), a variant for a case (tensor_product_simp →
+// tensor_product_simp_Mul, world_to_pixel → world_to_pixel_values). No
+// reference records that tie, and words alone cannot tell these from
+// their neighbours, which share the same words.
+//
+// Only compound names count (two words or more: snake_case or
+// camelCase): a one-word name (subs, run) is part of too many names to
+// mean one of them; and only names of the project's callables and types
+// count, since a parameter the task sets (keep_attrs=True) is extended
+// by every helper about it (merge_keep_attrs). The words added must be
+// whole words (world_to_pixel is not in world_to_pixels_x), and only the
+// callables and types of the variantFiles leading files are read, since
+// a compound name is still extended all over a large project (is_subset
+// in every is_subset_* handler) and the fix is where the task's files
+// are. Each variant scores the mention's weight times its specificity,
+// 1/(1+ln n) over the n variants of the name in those files, at most 1.
+// It is not scaled to its maximum, as most features are: that would
+// give six variants of one name the score of the one variant of another.
+// It runs in the second stage (rerank.go), from its file ranking, and
+// what it lifts stays below the leader.
+const variantFiles = 10
+
+// variants scores the variants of the task's compound names in the
+// leading files (the second stage's file ranking, files).
+func (r *ranker) variants(files []RankedFile) {
+	if r.par.Weights[FeatVariant] == 0 {
+		return
+	}
+	type compound struct {
+		name   string // lower case
+		weight float64
+	}
+	var names []compound
+	for _, m := range r.q.idents {
+		name := lastSegment(m.text)
+		if wordCount(name) >= 2 && r.namesCallable(name) {
+			names = append(names, compound{strings.ToLower(strings.Trim(name, "_")), m.weight})
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	feat := r.feat[FeatVariant]
+	found := make([][]int32, len(names))
+	for _, f := range files[:min(len(files), variantFiles)] {
+		for _, d := range r.c.files[f.file].defs {
+			def := &r.c.defs[d]
+			if !callableOrType(def.Kind) {
+				continue
+			}
+			lower := strings.ToLower(def.Name)
+			for i, n := range names {
+				if extendsName(lower, n.name) {
+					found[i] = append(found[i], d)
+				}
+			}
+		}
+	}
+	for i, n := range names {
+		spec := 1 / (1 + math.Log(float64(max(len(found[i]), 1))))
+		for _, d := range found[i] {
+			feat[d] = max(feat[d], min(n.weight*spec, 1))
+		}
+	}
+}
+
+// namesCallable reports whether a callable or a type of the project is
+// named name (in any case): a variant is of a function the task calls or
+// names, not of a parameter it sets (keep_attrs=True, for which every
+// merge_keep_attrs and concat_keep_attrs would be a variant).
+func (r *ranker) namesCallable(name string) bool {
+	for _, d := range r.c.names.get(strings.ToLower(name)) {
+		if callableOrType(r.c.defs[d].Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// extendsName reports whether name (lower case) is base with whole words
+// added before or after it, or base with leading underscores.
+func extendsName(name, base string) bool {
+	if len(name) <= len(base) {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(name[from:], base)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(base)
+		if (i == 0 || name[i-1] == '_') && (end == len(name) || name[end] == '_') {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// wordCount is the number of words of an identifier: its parts between
+// underscores, and camelCase humps within them.
+func wordCount(s string) int {
+	n := 0
+	for part := range strings.SplitSeq(s, "_") {
+		if part == "" {
+			continue
+		}
+		n++
+		for i := 1; i < len(part); i++ {
+			acronymEnd := i+1 < len(part) && !isUpperASCII(part[i+1]) // the A of HTTPAdapter
+			if isUpperASCII(part[i]) && (!isUpperASCII(part[i-1]) || acronymEnd) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
