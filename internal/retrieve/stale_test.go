@@ -8,10 +8,11 @@ import (
 )
 
 // TestContextAfterUpdate: an index update that lands between Context's ranking and its
-// pack replaces the ids of the definitions it ranked (here the file is edited and parsed
-// again; in winnow mcp, the quick tier upgraded to the full one in the background). The
-// pack must still hold them: Context ranks once more on the index as it is now, instead
-// of answering with cards missing ("nothing in the repository matched").
+// pack replaces the ids of the definitions it ranked (here a definition is added to the
+// file, which is parsed again; in winnow mcp, the quick tier upgraded to the full one in
+// the background). The pack must still hold them: Context ranks once more on the index
+// as it is now, instead of answering with cards missing ("nothing in the repository
+// matched").
 func TestContextAfterUpdate(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"shapes.py": "class Shape:\n    pass\n\n\ndef make_square(side):\n    \"\"\"Build a square.\"\"\"\n    return Shape()\n",
@@ -29,7 +30,9 @@ func TestContextAfterUpdate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(f, append(data, "# edited\n"...), 0o644); err != nil {
+		// A definition more: the file's definitions get new ids (an update
+		// that only edits keeps them in place).
+		if err := os.WriteFile(f, append([]byte("def setup():\n    pass\n\n\n"), data...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := ix.Update(t.Context(), nil); err != nil {
