@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -97,6 +98,52 @@ func (g *git) open(ctx context.Context) (repo, error) {
 		return repo{}, fmt.Errorf("%w: HEAD has no commit yet", errNoRepo)
 	}
 	return repo{head: strings.TrimSpace(head)}, nil
+}
+
+// headOf reads HEAD's commit from the files of root's own repository,
+// root/.git, as git would (a loose ref, else packed-refs), without
+// starting git: every update of the index asks, and finds the history at
+// HEAD already (peek). ok is false for anything it does not read itself:
+// .git a file (a linked work tree, a submodule), a ref it cannot find, a
+// reference to a reference; git answers those.
+func headOf(root string) (head string, ok bool) {
+	dir := filepath.Join(root, ".git")
+	b, err := os.ReadFile(filepath.Join(dir, "HEAD"))
+	if err != nil {
+		return "", false
+	}
+	s := strings.TrimSpace(string(b))
+	ref, symbolic := strings.CutPrefix(s, "ref: ")
+	if !symbolic {
+		return s, isHash(s)
+	}
+	if !strings.HasPrefix(ref, "refs/") || strings.Contains(ref, "..") {
+		return "", false
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref))); err == nil {
+		s := strings.TrimSpace(string(b))
+		return s, isHash(s)
+	}
+	packed, err := os.ReadFile(filepath.Join(dir, "packed-refs"))
+	if err != nil {
+		return "", false
+	}
+	for line := range strings.Lines(string(packed)) {
+		hash, name, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if name == ref {
+			return hash, isHash(hash)
+		}
+	}
+	return "", false
+}
+
+// isHash reports whether s is a full object name, SHA-1 or SHA-256.
+func isHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
 }
 
 // readable fails unless HEAD names a commit git can read: otherwise the

@@ -94,6 +94,15 @@ func Update(ctx context.Context, root, file string, opts *Options) (*Stats, erro
 	if _, err := exec.LookPath(o.Git); err != nil {
 		return none("no git binary: " + err.Error())
 	}
+	// Every update of the index asks (winnow context runs one per task): a
+	// history already at HEAD is known from its file's header, and HEAD
+	// from the repository's files, without decoding the file or starting
+	// git (1-2 ms of CPU, 4 of wall).
+	if head, ok := headOf(root); ok {
+		if h, n, ok := peek(file); ok && h == head && n > 0 {
+			return &Stats{Head: head, Commits: n}, nil
+		}
+	}
 	r, err := g.open(ctx)
 	if errors.Is(err, errNoRepo) {
 		return none(err.Error())
@@ -101,9 +110,7 @@ func Update(ctx context.Context, root, file string, opts *Options) (*Stats, erro
 	if err != nil {
 		return nil, fmt.Errorf("read git history of %s: %w (repair the repository, or remove its .git to index without history)", root, err)
 	}
-	// Every update of the index asks (winnow context runs one per task): a
-	// history already at HEAD is known from its file's header, without
-	// decoding the file or asking git anything more.
+	// As above, for a HEAD only git could read.
 	if head, n, ok := peek(file); ok && head == r.head && n > 0 {
 		return &Stats{Head: r.head, Commits: n}, nil
 	}

@@ -191,6 +191,37 @@ func TestIncrementalUpdate(t *testing.T) {
 	}
 }
 
+// TestHeadOf reads HEAD from the repository's files as git rev-parse
+// does, with the branch's ref loose, packed, or both, and detached.
+func TestHeadOf(t *testing.T) {
+	r := newRepo(t)
+	check := func(when string) {
+		t.Helper()
+		got, ok := headOf(r.dir)
+		if want := r.git("rev-parse", "HEAD"); !ok || got != want {
+			t.Errorf("%s: headOf = %q, %v; git says %s", when, got, ok, want)
+		}
+	}
+	if head, ok := headOf(r.dir); ok {
+		t.Errorf("no commit yet: headOf = %q, want none", head)
+	}
+	first := r.commit("one", map[string]string{"a.py": "a"})
+	check("loose ref")
+	r.git("pack-refs", "--all")
+	check("packed ref")
+	r.commit("two", map[string]string{"a.py": "b"})
+	check("loose ref over a packed one")
+	r.git("checkout", "-q", "--detach", first)
+	check("detached")
+	r.git("checkout", "-q", "main")
+	check("back on the branch")
+	linked := filepath.Join(t.TempDir(), "linked")
+	r.git("worktree", "add", "-q", linked, first)
+	if head, ok := headOf(linked); ok {
+		t.Errorf("a linked work tree (.git is a file): headOf = %q, want it left to git", head)
+	}
+}
+
 func TestNoHistory(t *testing.T) {
 	file := filepath.Join(t.TempDir(), FileName)
 	for name, setup := range map[string]func(t *testing.T) (root string, opts *Options){
