@@ -14,7 +14,8 @@ import (
 // dumpIndex describes every indexed file's rows independently of row
 // ids: its definitions in id order, its references with their scope as
 // the position of the definition among the file's (-1 at the top
-// level), its imports; and the running totals against a recount. It
+// level), its imports; and the running totals (Stats, Snapshot's
+// NumSymbols and NumRefs) against a recount. It
 // fails the test when a file's definitions are not at consecutive ids
 // from its first_symbol.
 func dumpIndex(t *testing.T, ix *Index) []string {
@@ -94,6 +95,20 @@ func dumpIndex(t *testing.T, ix *Index) []string {
 		t.Fatal(err)
 	}
 	out = append(out, fmt.Sprintf("totals %d symbols, %d refs", st.Symbols, st.Refs))
+	snap, err := ix.Snapshot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	nsym, err := snap.NumSymbols(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nrefs, err := snap.NumRefs(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, fmt.Sprintf("snapshot %d symbols, %d refs", nsym, nrefs))
 	out = append(out, strs("SELECT 'count', (SELECT count(*) FROM symbols), (SELECT count(*) FROM refs)")...)
 	return out
 }

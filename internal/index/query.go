@@ -201,11 +201,12 @@ func (s *Snapshot) ForEachRef(ctx context.Context, fn func(row int64, e *Edge) e
 	return forEachRef(ctx, s.tx, "", nil, fn)
 }
 
-// NumRefs returns the number of references in the index.
+// NumRefs returns the number of references in the index (the running
+// total, as NumSymbols).
 func (s *Snapshot) NumRefs(ctx context.Context) (_ int, err error) {
 	defer s.classify(&err)
 	var n int64
-	if err := s.tx.QueryRowContext(ctx, "SELECT count(*) FROM refs").Scan(&n); err != nil {
+	if err := s.tx.QueryRowContext(ctx, runningTotal("refs")).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count references: %w", err)
 	}
 	return int(n), nil
