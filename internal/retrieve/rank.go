@@ -33,10 +33,11 @@ const (
 	FeatLink                    // a link of the task to lines of a file points into it (links.go)
 	FeatEnclose                 // a callable inside it leads (second stage, rerank.go)
 	FeatVariant                 // its name is a compound name of the task with words added, in a leading file (variant.go)
+	FeatMember                  // a method of a class the task names, by the words it shares with the task (member.go)
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link", "enclose", "variant"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link", "enclose", "variant", "member"}
 
 func (f Feature) String() string { return featureNames[f] }
 

@@ -49,7 +49,7 @@ const (
 
 // rerank runs the second stage and scores again.
 func (r *ranker) rerank(ctx context.Context, e *Engine) {
-	if r.par.Weights[FeatDelegate] == 0 && r.par.Weights[FeatEnclose] == 0 && r.par.Weights[FeatVariant] == 0 {
+	if r.par.Weights[FeatDelegate] == 0 && r.par.Weights[FeatEnclose] == 0 && r.par.Weights[FeatVariant] == 0 && r.par.Weights[FeatMember] == 0 {
 		return
 	}
 	files := r.rankFiles()
@@ -65,9 +65,11 @@ func (r *ranker) rerank(ctx context.Context, e *Engine) {
 	r.enclosing()
 	r.delegate(ctx, e, lead)
 	r.variants(files)
+	r.members()
 	r.rescore(FeatDelegate)
 	r.rescore(FeatEnclose)
 	r.rescore(FeatVariant)
+	r.rescore(FeatMember)
 }
 
 // anchors are the leading file's best definitions among the leading
