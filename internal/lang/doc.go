@@ -13,9 +13,25 @@ Each language has a query written for winnow, queries/<name>.scm (the
 grammars' own tags.scm files are thin and not exposed by the Go
 bindings); a language that extends another composes files instead
 (JavaScript is javascript.scm then jsx.scm, TSX is typescript.scm then
-jsx.scm). A Parser runs the query over the syntax tree once and reads
-its matches by capture name. The capture names are a contract; any other
-name fails the query at load time, so a typo cannot silently drop data.
+jsx.scm). A Parser reads the query's matches by capture name. The
+capture names are a contract; any other name fails the query at load
+time, so a typo cannot silently drop data.
+
+Most reference patterns match one node per identifier; as query matches
+they were a quarter of a parse's CPU. Those that are chains, one child
+pattern per node down to the captured node ((call function:
+(identifier) @reference.call), (identifier) @reference.name), with text
+predicates on the captured node or one ancestor, leave the query at load
+time (pattern.go reads the source's patterns): one walk of the tree with
+a tree cursor, in C, matches them all against each node's ancestors
+(walk.go). The same walk lists the nodes at which the remaining patterns
+(definitions, imports, the other references) can start, and the query
+runs from each of those alone (a cursor with maximum start depth 0), not
+over the whole tree: it visits only what the patterns look at. A
+language whose patterns can start at any node (TypeScript, C++, PHP:
+a wildcard root) runs its query over the whole tree. TestWalkAgreesWithQuery
+holds both to the plain query's output on every golden file, whole and
+cut short.
 
 	@definition.<kind>  the node of a definition; <kind> is a symbol.Kind
 	                    name: function, method, constructor, class,
@@ -110,12 +126,12 @@ parser's golden files (Python, Go, C, Ruby: all, exactly).
 # Resources
 
 tree-sitter objects are C memory with no finalizers. A Parser owns one
-tree-sitter parser per language, one query cursor and one batch of
-query matches (matches.go: the matches of a file are read a thousand at
-a time in one cgo call, not three calls each through go-tree-sitter)
-and frees them in Close; every tree is closed before Parse returns.
-Languages and compiled queries are shared and live for the process.
-Files of 256 KB or more are parsed one at a time in the process, and
+tree-sitter parser per language, one query cursor, one batch of query
+matches (matches.go: the matches of a file are read a thousand at a
+time in one cgo call, not three calls each through go-tree-sitter) and
+the walk's buffers (walk.go), and frees them in Close; every tree is
+closed before Parse returns. Languages, compiled queries and walk rules
+are shared and live for the process. Files of 256 KB or more are parsed one at a time in the process, and
 their memory is handed back to the system after each (alloc.go): a
 tree takes about a hundred bytes per byte of source.
 */

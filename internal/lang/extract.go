@@ -78,12 +78,46 @@ type refUse struct {
 	kind       symbol.RefKind
 }
 
-// collect runs the language's query over the tree and records what
-// each match captured.
-func (x *extraction) collect(cursor *sitter.QueryCursor, batch *matchBatch, root *sitter.Node) error {
+// collect walks the tree for the references the query leaves to the
+// walk and for the nodes the query's patterns can start at, runs the
+// query from those (over the whole tree when it cannot tell them) and
+// records what each match captured, then the walk's references.
+func (x *extraction) collect(cursor *sitter.QueryCursor, batch *matchBatch, wb *walkBuf, root *sitter.Node) error {
 	x.byNode = make(map[uintptr]*def)
 	x.imports = make(map[importKey]int)
-	return batch.forEachMatch(cursor, x.lang.query, root, x.src, x.match)
+	w := x.lang.walk
+	if err := wb.walk(w, root); err != nil {
+		return err
+	}
+	var err error
+	if w.rooted() {
+		roots, n := wb.roots()
+		err = batch.forEachMatchAt(cursor, x.lang.query, roots, n, x.src, x.match)
+	} else {
+		err = batch.forEachMatch(cursor, x.lang.query, root, x.src, x.match)
+	}
+	if err != nil {
+		return err
+	}
+	wb.forEachUse(w, x.walked)
+	return nil
+}
+
+// walked records one use the walk found, if its rule's predicates hold.
+func (x *extraction) walked(use, span byteSpan, r *walkRule) {
+	if r.preds != nil && !holds(r.preds, x.bytesAt(use)) ||
+		r.spanPreds != nil && !holds(r.spanPreds, x.bytesAt(span)) {
+		return
+	}
+	x.addRef(uint(use.start), uint(use.end), r.kind)
+}
+
+// bytesAt is the source of a span, or nil.
+func (x *extraction) bytesAt(sp byteSpan) []byte {
+	if sp.end > uint32(len(x.src)) || sp.start > sp.end {
+		return nil
+	}
+	return x.src[sp.start:sp.end]
 }
 
 // match records one match: caps are its captures, spans their nodes'

@@ -43,7 +43,12 @@ type Language struct {
 	ts    *sitter.Language
 	query *sitter.Query
 	roles []role // per capture index of query
+	walk  *walkRules
 	err   error
+
+	// queryOnly leaves every pattern in the query, none to the walk:
+	// tests compare the two.
+	queryOnly bool
 }
 
 // load compiles the language's query once.
@@ -56,10 +61,21 @@ func (l *Language) load() error {
 			return
 		}
 		l.ts = sitter.NewLanguage(l.grammar())
+		kept := 0
+		if !l.queryOnly {
+			src, l.walk, kept, err = splitWalk(l.ts, src)
+			if err != nil {
+				l.err = fmt.Errorf("query for %s: %w", l.Name, err)
+				return
+			}
+		}
 		q, qerr := sitter.NewQuery(l.ts, src)
 		if qerr != nil {
 			l.err = fmt.Errorf("compile query for %s: %s", l.Name, qerr)
 			return
+		}
+		if l.walk.rooted() && !rootedAsRead(q, kept) {
+			l.walk.unroot()
 		}
 		l.roles, l.err = captureRoles(q.CaptureNames())
 		if l.err != nil {
@@ -88,6 +104,72 @@ func (l *Language) querySource() (string, error) {
 		b.WriteByte('\n')
 	}
 	return b.String(), nil
+}
+
+// splitWalk takes the reference patterns a walk matches (walk.go) out
+// of a query's source. It returns the source of the rest, in order, and
+// how many patterns it holds, and the walk's rules: its chains and the
+// kinds of node the rest can start at, when no pattern can start at any
+// node (nil rules when then there is nothing to walk).
+func splitWalk(ts *sitter.Language, src string) (string, *walkRules, int, error) {
+	pats, err := splitPatterns(src)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	var (
+		keep   strings.Builder
+		kept   int
+		chains []walkChain
+		rules  []walkRule
+		roots  []rootKind
+		rooted = true
+	)
+	for _, p := range pats {
+		text := src[p.start:p.end]
+		cs, rs, err := walkChains(ts, text)
+		if err != nil {
+			return "", nil, 0, err
+		}
+		if cs == nil {
+			kept++
+			keep.WriteString(text)
+			keep.WriteByte('\n')
+			kinds, ok := patternRoots(text)
+			// A pattern that starts at any node, or one only a query over
+			// the whole tree finds.
+			if !ok || slices.ContainsFunc(kinds, func(r rootKind) bool { return r.any }) {
+				rooted = false
+			}
+			roots = append(roots, kinds...)
+			continue
+		}
+		for i := range cs {
+			cs[i].rule += len(rules)
+		}
+		chains = append(chains, cs...)
+		rules = append(rules, rs...)
+	}
+	if !rooted {
+		if len(chains) == 0 {
+			return src, nil, len(pats), nil
+		}
+		roots = nil
+	}
+	return keep.String(), newWalkRules(ts, chains, rules, roots), kept, nil
+}
+
+// rootedAsRead reports whether tree-sitter compiled the query into the
+// patterns splitWalk read, each with one root.
+func rootedAsRead(q *sitter.Query, patterns int) bool {
+	if q.PatternCount() != uint(patterns) {
+		return false
+	}
+	for i := range q.PatternCount() {
+		if !q.IsPatternRooted(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // Check loads the language's grammar and compiles its query, reporting

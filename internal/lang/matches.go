@@ -34,6 +34,7 @@ typedef struct TSQueryCursor TSQueryCursor;
 extern uint32_t ts_node_start_byte(TSNode self);
 extern uint32_t ts_node_end_byte(TSNode self);
 extern void ts_query_cursor_exec(TSQueryCursor *self, const TSQuery *query, TSNode node);
+extern void ts_query_cursor_set_max_start_depth(TSQueryCursor *self, uint32_t max_start_depth);
 extern bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
 
 typedef struct {
@@ -76,6 +77,20 @@ static bool winnow_grow(winnow_batch *b, uint32_t ncaptures) {
 	return true;
 }
 
+static bool winnow_add(winnow_batch *b, const TSQueryMatch *m) {
+	if (!winnow_grow(b, m->capture_count)) {
+		return false;
+	}
+	b->matches[b->nmatches++] = (winnow_match){m->pattern_index, b->ncaptures, m->capture_count};
+	for (uint16_t i = 0; i < m->capture_count; i++) {
+		TSQueryCapture c = m->captures[i];
+		b->captures[b->ncaptures] = c;
+		b->spans[b->ncaptures] = (winnow_span){ts_node_start_byte(c.node), ts_node_end_byte(c.node)};
+		b->ncaptures++;
+	}
+	return true;
+}
+
 // winnow_fill replaces the batch's matches with the cursor's next ones,
 // up to capmatches of them. It returns 1 while the cursor may have more,
 // 0 when it has none, -1 when memory ran out.
@@ -87,15 +102,42 @@ static int winnow_fill(TSQueryCursor *cursor, winnow_batch *b) {
 		if (!ts_query_cursor_next_match(cursor, &m)) {
 			return 0;
 		}
-		if (!winnow_grow(b, m.capture_count)) {
+		if (!winnow_add(b, &m)) {
 			return -1;
 		}
-		b->matches[b->nmatches++] = (winnow_match){m.pattern_index, b->ncaptures, m.capture_count};
-		for (uint16_t i = 0; i < m.capture_count; i++) {
-			TSQueryCapture c = m.captures[i];
-			b->captures[b->ncaptures] = c;
-			b->spans[b->ncaptures] = (winnow_span){ts_node_start_byte(c.node), ts_node_end_byte(c.node)};
-			b->ncaptures++;
+	}
+	return 1;
+}
+
+// A winnow_roots is a query run over the matches rooted at each of
+// nodes in turn: nodes[next-1]'s while running.
+typedef struct {
+	const TSQuery *query;
+	const TSNode *nodes;
+	uint32_t n, next;
+	bool running;
+} winnow_roots;
+
+// winnow_fill_roots is winnow_fill for the matches of a winnow_roots.
+// The cursor's maximum start depth must be 0.
+static int winnow_fill_roots(TSQueryCursor *cursor, winnow_roots *r, winnow_batch *b) {
+	b->nmatches = 0;
+	b->ncaptures = 0;
+	TSQueryMatch m;
+	while (b->nmatches < b->capmatches) {
+		if (!r->running) {
+			if (r->next == r->n) {
+				return 0;
+			}
+			ts_query_cursor_exec(cursor, r->query, r->nodes[r->next++]);
+			r->running = true;
+		}
+		if (!ts_query_cursor_next_match(cursor, &m)) {
+			r->running = false;
+			continue;
+		}
+		if (!winnow_add(b, &m)) {
+			return -1;
 		}
 	}
 	return 1;
@@ -183,10 +225,37 @@ func (mb *matchBatch) forEachMatch(cursor *sitter.QueryCursor, q *sitter.Query, 
 	// go-tree-sitter's cursor, query and node are each one C value or
 	// pointer and nothing else.
 	ccursor := *(**C.TSQueryCursor)(unsafe.Pointer(cursor))
-	cquery := *(**C.TSQuery)(unsafe.Pointer(q))
-	C.ts_query_cursor_exec(ccursor, cquery, *(*C.TSNode)(unsafe.Pointer(root)))
+	C.ts_query_cursor_set_max_start_depth(ccursor, C.UINT32_MAX)
+	C.ts_query_cursor_exec(ccursor, cQuery(q), *(*C.TSNode)(unsafe.Pointer(root)))
+	return mb.each(q, src, func() C.int { return C.winnow_fill(ccursor, mb.b) }, fn)
+}
+
+// forEachMatchAt is forEachMatch over the matches whose pattern starts
+// at one of roots (C memory): at each in turn, its matches in the
+// order QueryMatches.Next would return them. Over every node at which
+// some pattern of q can start, in document order, it finds the matches
+// of the whole tree, and visits only the parts of the tree that patterns
+// look at.
+func (mb *matchBatch) forEachMatchAt(cursor *sitter.QueryCursor, q *sitter.Query, roots unsafe.Pointer, nroots int, src []byte,
+	fn func(pattern uint, caps []sitter.QueryCapture, spans []byteSpan)) error {
+	if mb.b == nil {
+		return errNoMemory
+	}
+	ccursor := *(**C.TSQueryCursor)(unsafe.Pointer(cursor))
+	C.ts_query_cursor_set_max_start_depth(ccursor, 0)
+	r := &C.winnow_roots{query: cQuery(q), nodes: (*C.TSNode)(roots), n: C.uint32_t(nroots)}
+	return mb.each(q, src, func() C.int { return C.winnow_fill_roots(ccursor, r, mb.b) }, fn)
+}
+
+// cQuery is go-tree-sitter's query's C pointer, its one field.
+func cQuery(q *sitter.Query) *C.TSQuery { return *(**C.TSQuery)(unsafe.Pointer(q)) }
+
+// each calls fill until it reports no more matches and fn with every
+// match of every batch whose text predicates hold.
+func (mb *matchBatch) each(q *sitter.Query, src []byte, fill func() C.int,
+	fn func(pattern uint, caps []sitter.QueryCapture, spans []byteSpan)) error {
 	for {
-		more := C.winnow_fill(ccursor, mb.b)
+		more := fill()
 		if more < 0 {
 			return errNoMemory
 		}

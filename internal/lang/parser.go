@@ -28,6 +28,7 @@ type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
 	batch   *matchBatch
+	walk    *walkBuf
 
 	// Memory of one file's extraction that the next one reuses: a file
 	// has a use per identifier.
@@ -50,6 +51,7 @@ func NewParser() *Parser {
 		parsers: make(map[*Language]*sitter.Parser),
 		cursor:  cursor,
 		batch:   newMatchBatch(),
+		walk:    newWalkBuf(),
 	}
 }
 
@@ -66,6 +68,10 @@ func (p *Parser) Close() {
 	if p.batch != nil {
 		p.batch.close()
 		p.batch = nil
+	}
+	if p.walk != nil {
+		p.walk.close()
+		p.walk = nil
 	}
 	if p.parsed >= largeSource {
 		// What the Parser's trees held stays in the C allocator's arenas,
@@ -141,7 +147,7 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 			p.lines = x.lines[:0]
 		}
 	}()
-	if err := x.collect(p.cursor, p.batch, root); err != nil {
+	if err := x.collect(p.cursor, p.batch, p.walk, root); err != nil {
 		return nil, fmt.Errorf("query %s: %w", path, err)
 	}
 	x.resolve()

@@ -1,0 +1,127 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestWalkAgreesWithQuery extracts every golden source, whole and cut
+// short (so that trees have ERROR and MISSING nodes), with the
+// reference patterns walked and with all of them left in the query:
+// the two must be the same.
+func TestWalkAgreesWithQuery(t *testing.T) {
+	files, langs := goldenSources(t)
+	queryOnly := make(map[*Language]*Language)
+	for _, l := range languages {
+		queryOnly[l] = &Language{Name: l.Name, grammar: l.grammar, rules: l.rules, queries: l.queries, queryOnly: true}
+	}
+	p := NewParser()
+	defer p.Close()
+	refs := 0
+	for i, f := range files {
+		l := langs[i]
+		for _, cut := range []int{len(f.Data), len(f.Data) / 2, len(f.Data) / 3, 2 * len(f.Data) / 3} {
+			src := f.Data[:cut]
+			want, err := p.Parse(t.Context(), queryOnly[l], f.Name, src)
+			if err != nil {
+				t.Fatalf("%s: %v", f.Name, err)
+			}
+			got, err := p.Parse(t.Context(), l, f.Name, src)
+			if err != nil {
+				t.Fatalf("%s: %v", f.Name, err)
+			}
+			refs += len(got.Refs)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s cut at %d of %d bytes: walked references differ from the query's (-query +walk):\n%s", f.Name, cut, len(f.Data), diff)
+			}
+		}
+	}
+	if refs < 10*len(files) {
+		t.Errorf("%d references in %d files: too few to compare", refs, len(files))
+	}
+}
+
+func TestWalkChains(t *testing.T) {
+	l := pythonLang
+	if err := l.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, pattern string
+		want          string // the chains, captured node first; "" when the query keeps the pattern
+	}{
+		{"any identifier", `(identifier) @reference.name`, "identifier"},
+		{"field", `(call function: (identifier) @reference.call)`, "function:identifier call"},
+		{"alternation", `(type [(identifier) @reference.type (attribute attribute: (identifier) @reference.type)])`,
+			"identifier type | attribute:identifier attribute type"},
+		{"predicate", `((identifier) @reference.name (#match? @reference.name "^[A-Z]"))`, "identifier"},
+		{"wildcard parent", `((_ (identifier) @reference.name) @_parent (#not-match? @_parent "^<"))`, "identifier (_) span=1"},
+		{"definition", `(function_definition name: (identifier) @name) @definition.function`, ""},
+		{"siblings", `(call function: (identifier) @reference.call arguments: (argument_list))`, ""},
+		{"anchor", `(call (identifier) @reference.call .)`, ""},
+		{"quantifier", `(call (identifier)* @reference.call)`, ""},
+		{"negated field", `(call !arguments (identifier) @reference.call)`, ""},
+		{"unknown kind", `(no_such_kind) @reference.name`, ""},
+		{"predicate between captures", `((call function: (identifier) @reference.call) @_c (#eq? @_c @reference.call))`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			chains, _, err := walkChains(l.ts, tc.pattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range chains {
+				var parts []string
+				for _, s := range c.steps {
+					parts = append(parts, describeStep(l, s))
+				}
+				if c.span != 0 {
+					parts = append(parts, fmt.Sprintf("span=%d", c.span))
+				}
+				got = append(got, strings.Join(parts, " "))
+			}
+			if diff := cmp.Diff(tc.want, strings.Join(got, " | ")); diff != "" {
+				t.Errorf("chains of %s (-want +got):\n%s", tc.pattern, diff)
+			}
+		})
+	}
+}
+
+func describeStep(l *Language, s walkStep) string {
+	kind := l.ts.NodeKindForId(s.symbol)
+	switch s.match {
+	case 1:
+		kind = "(_)"
+	case 2:
+		kind = "_"
+	}
+	if s.field != 0 {
+		return l.ts.FieldNameForId(s.field) + ":" + kind
+	}
+	return kind
+}
+
+func TestSplitPatterns(t *testing.T) {
+	src := `; a comment
+(a) @x ; trailing
+((b (c) @y) (#eq? @y "a;b)"))
+
+[(d) (e)] @z
+"f" _
+`
+	pats, err := splitPatterns(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pats {
+		got = append(got, src[p.start:p.end])
+	}
+	want := []string{`(a) @x`, `((b (c) @y) (#eq? @y "a;b)"))`, `[(d) (e)] @z`, `"f"`, `_`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("patterns (-want +got):\n%s", diff)
+	}
+}
