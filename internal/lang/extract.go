@@ -89,27 +89,46 @@ func (x *extraction) collect(cursor *sitter.QueryCursor, batch *matchBatch, wb *
 	if err := wb.walk(w, root); err != nil {
 		return err
 	}
+	// Query patterns are numbered by their place in the query source, as
+	// the walk's are, for match to rank them.
+	match := x.match
+	if ord := x.lang.ordinals; ord != nil {
+		match = func(pattern uint, caps []sitter.QueryCapture, spans []byteSpan) {
+			x.match(ord[pattern], caps, spans)
+		}
+	}
 	var err error
 	if w.rooted() {
 		roots, n := wb.roots()
-		err = batch.forEachMatchAt(cursor, x.lang.query, roots, n, x.src, x.match)
+		err = batch.forEachMatchAt(cursor, x.lang.query, roots, n, x.src, match)
 	} else {
-		err = batch.forEachMatch(cursor, x.lang.query, root, x.src, x.match)
+		err = batch.forEachMatch(cursor, x.lang.query, root, x.src, match)
 	}
 	if err != nil {
 		return err
 	}
-	wb.forEachUse(w, x.walked)
+	wb.forEachUse(w, x.walkedRef, x.walkedMatch)
 	return nil
 }
 
-// walked records one use the walk found, if its rule's predicates hold.
-func (x *extraction) walked(use, span byteSpan, r *walkRule) {
-	if r.preds != nil && !holds(r.preds, x.bytesAt(use)) ||
-		r.spanPreds != nil && !holds(r.spanPreds, x.bytesAt(span)) {
-		return
+// walkedRef records one use the walk found, if its rule's predicates hold.
+func (x *extraction) walkedRef(use, span byteSpan, r *walkRule) {
+	if x.walkHolds(use, span, r) {
+		x.addRef(uint(use.start), uint(use.end), r.kind)
 	}
-	x.addRef(uint(use.start), uint(use.end), r.kind)
+}
+
+// walkedMatch records one match of a definition chain, if its rule's
+// predicates hold.
+func (x *extraction) walkedMatch(use, span byteSpan, r *walkRule, caps []sitter.QueryCapture, spans []byteSpan) {
+	if x.walkHolds(use, span, r) {
+		x.match(r.pattern, caps, spans)
+	}
+}
+
+func (x *extraction) walkHolds(use, span byteSpan, r *walkRule) bool {
+	return (r.preds == nil || holds(r.preds, x.bytesAt(use))) &&
+		(r.spanPreds == nil || holds(r.spanPreds, x.bytesAt(span)))
 }
 
 // bytesAt is the source of a span, or nil.

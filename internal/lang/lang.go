@@ -44,7 +44,10 @@ type Language struct {
 	query *sitter.Query
 	roles []role // per capture index of query
 	walk  *walkRules
-	err   error
+	// ordinals numbers the query's patterns by their place in the
+	// source, as the walk's are; nil: they are the same.
+	ordinals []uint
+	err      error
 
 	// queryOnly leaves every pattern in the query, none to the walk:
 	// tests compare the two.
@@ -61,25 +64,31 @@ func (l *Language) load() error {
 			return
 		}
 		l.ts = sitter.NewLanguage(l.grammar())
-		kept := 0
+		sp := &split{src: src}
 		if !l.queryOnly {
-			src, l.walk, kept, err = splitWalk(l.ts, src)
-			if err != nil {
+			if sp, err = splitWalk(l.ts, src); err != nil {
 				l.err = fmt.Errorf("query for %s: %w", l.Name, err)
 				return
 			}
 		}
-		q, qerr := sitter.NewQuery(l.ts, src)
+		q, qerr := sitter.NewQuery(l.ts, sp.src)
 		if qerr != nil {
 			l.err = fmt.Errorf("compile query for %s: %s", l.Name, qerr)
 			return
 		}
-		if l.walk.rooted() && !rootedAsRead(q, kept) {
-			l.walk.unroot()
+		names := q.CaptureNames()
+		if !l.queryOnly {
+			if !rootedAsRead(q, len(sp.ordinals)) {
+				sp.roots = nil
+			}
+			l.walk = newWalkRules(l.ts, sp.chains, sp.rules, sp.roots, names)
+			l.ordinals = sp.ordinals
+			names = l.walk.names
 		}
-		l.roles, l.err = captureRoles(q.CaptureNames())
+		l.roles, l.err = captureRoles(names)
 		if l.err != nil {
 			q.Close()
+			l.walk.close()
 			l.err = fmt.Errorf("query for %s: %w", l.Name, l.err)
 			return
 		}
@@ -106,32 +115,35 @@ func (l *Language) querySource() (string, error) {
 	return b.String(), nil
 }
 
-// splitWalk takes the reference patterns a walk matches (walk.go) out
-// of a query's source. It returns the source of the rest, in order, and
-// how many patterns it holds, and the walk's rules: its chains and the
-// kinds of node the rest can start at, when no pattern can start at any
-// node (nil rules when then there is nothing to walk).
-func splitWalk(ts *sitter.Language, src string) (string, *walkRules, int, error) {
+// A split is a query's source cut in two: the patterns the walk
+// matches (walk.go), as chains, and the rest, for tree-sitter.
+type split struct {
+	src      string // the rest, in order
+	ordinals []uint // of the rest's patterns: their places in the whole source
+	chains   []walkChain
+	rules    []walkRule
+	roots    []rootKind // where the rest's patterns can start; nil: anywhere
+}
+
+// splitWalk takes the patterns a walk matches out of a query's source.
+func splitWalk(ts *sitter.Language, src string) (*split, error) {
 	pats, err := splitPatterns(src)
 	if err != nil {
-		return "", nil, 0, err
+		return nil, err
 	}
 	var (
+		sp     split
 		keep   strings.Builder
-		kept   int
-		chains []walkChain
-		rules  []walkRule
-		roots  []rootKind
 		rooted = true
 	)
-	for _, p := range pats {
+	for k, p := range pats {
 		text := src[p.start:p.end]
 		cs, rs, err := walkChains(ts, text)
 		if err != nil {
-			return "", nil, 0, err
+			return nil, err
 		}
 		if cs == nil {
-			kept++
+			sp.ordinals = append(sp.ordinals, uint(k))
 			keep.WriteString(text)
 			keep.WriteByte('\n')
 			kinds, ok := patternRoots(text)
@@ -140,22 +152,25 @@ func splitWalk(ts *sitter.Language, src string) (string, *walkRules, int, error)
 			if !ok || slices.ContainsFunc(kinds, func(r rootKind) bool { return r.any }) {
 				rooted = false
 			}
-			roots = append(roots, kinds...)
+			sp.roots = append(sp.roots, kinds...)
 			continue
 		}
 		for i := range cs {
-			cs[i].rule += len(rules)
+			cs[i].rule += len(sp.rules)
 		}
-		chains = append(chains, cs...)
-		rules = append(rules, rs...)
+		for i := range rs {
+			rs[i].pattern = uint(k)
+		}
+		sp.chains = append(sp.chains, cs...)
+		sp.rules = append(sp.rules, rs...)
 	}
+	sp.src = keep.String()
 	if !rooted {
-		if len(chains) == 0 {
-			return src, nil, len(pats), nil
-		}
-		roots = nil
+		sp.roots = nil
+	} else if sp.roots == nil {
+		sp.roots = []rootKind{} // rooted, at no node
 	}
-	return keep.String(), newWalkRules(ts, chains, rules, roots), kept, nil
+	return &sp, nil
 }
 
 // rootedAsRead reports whether tree-sitter compiled the query into the

@@ -25,12 +25,18 @@ extern bool ts_node_is_named(TSNode self);
 extern TSTreeCursor ts_tree_cursor_new(TSNode node);
 extern void ts_tree_cursor_delete(TSTreeCursor *self);
 extern TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
-extern uint16_t ts_tree_cursor_current_field_id(const TSTreeCursor *self);
 extern bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
 extern bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
 extern bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
 
+// Not in api.h, but what the query cursor itself reads of each node
+// (tree_cursor.h, v0.25): compiled into go-tree-sitter's runtime.
+extern void ts_tree_cursor_current_status(const TSTreeCursor *self, uint16_t *field_id,
+	bool *has_later_siblings, bool *has_later_named_siblings,
+	bool *can_have_later_siblings_with_this_field, uint16_t *supertypes, unsigned *supertype_count);
+
 enum { WINNOW_EXACT = 0, WINNOW_NAMED = 1, WINNOW_ANY = 2 };
+enum { WINNOW_DEAD = 8 };
 
 #define WINNOW_ERROR_SYMBOL ((uint16_t)-1)
 
@@ -47,7 +53,14 @@ typedef struct {
 // above the captured one.
 typedef struct {
 	uint32_t first, len, rule, span;
+	uint32_t caps, ncaps; // captures[caps:caps+ncaps], for a chain that makes matches
 } winnow_chain;
+
+// A capture of a chain: the node level steps above the captured node,
+// as capture index of the language's query.
+typedef struct {
+	uint32_t level, index;
+} winnow_chain_capture;
 
 // The chains of one language, by the symbol of their captured node:
 // chains[index[s]:index[s+1]] capture symbol s;
@@ -56,10 +69,13 @@ typedef struct {
 	winnow_step *steps;
 	winnow_chain *chains;
 	uint32_t nchains;
+	winnow_chain_capture *captures;
 	uint32_t *index;
 	uint32_t nsymbols;
-	uint8_t *need_field; // per symbol: some step with a field can match it
-	bool field_all;      // some wildcard step has a field
+	// field_parent flags, per symbol, the nodes whose children's fields
+	// a step reads (field_parent_all: any node's).
+	uint8_t *field_parent;
+	bool field_parent_all;
 	bool need_nodes;     // some chain reads an ancestor's span
 	// root, when not NULL, flags the symbols at which a pattern of the
 	// query can start (root_error: ERROR nodes); the walk lists them.
@@ -71,23 +87,40 @@ typedef struct {
 // span of the ancestor its chain's predicates read.
 typedef struct {
 	uint32_t start, end, rule, span_start, span_end;
+	uint32_t first, count; // its match's captures, caps[first:first+count]
 } winnow_use;
+
+// A match's capture, laid out as TSQueryCapture, and its node's span.
+typedef struct {
+	TSNode node;
+	uint32_t index;
+} winnow_capture;
+
+typedef struct {
+	uint32_t start, end;
+} winnow_capture_span;
 
 // What one walk found, in buffers kept from walk to walk, and the
 // walk's stack of ancestors.
 typedef struct {
 	winnow_use *uses;
 	uint32_t nuses, capuses;
+	winnow_capture *caps;
+	winnow_capture_span *spans;
+	uint32_t ncaps, capcaps;
 	uint16_t *symbols, *fields;
 	uint8_t *named;
+	uint8_t *fieldok; // no earlier sibling with the node's field ended the query's states for it
+	uint16_t *dead;   // per depth, WINNOW_DEAD fields no later child can match
+	uint8_t *ndead;
 	TSNode *nodes; // when the rules need them
 	uint32_t capdepth;
 	TSNode *roots; // where the query's patterns can match, in document order
 	uint32_t nroots, caproots;
 } winnow_walk_buf;
 
-static bool winnow_step_matches(const winnow_step *s, uint16_t symbol, uint16_t field, uint8_t named) {
-	if (s->field && s->field != field) {
+static bool winnow_step_matches(const winnow_step *s, uint16_t symbol, uint16_t field, uint8_t named, uint8_t fieldok) {
+	if (s->field && (s->field != field || !fieldok)) {
 		return false;
 	}
 	switch (s->match) {
@@ -107,7 +140,7 @@ static bool winnow_chain_matches(const winnow_rules *r, const winnow_chain *c, c
 	const winnow_step *s = r->steps + c->first;
 	for (uint32_t i = 0; i < c->len; i++) {
 		uint32_t d = depth - i;
-		if (!winnow_step_matches(&s[i], b->symbols[d], b->fields[d], b->named[d])) {
+		if (!winnow_step_matches(&s[i], b->symbols[d], b->fields[d], b->named[d], b->fieldok[d])) {
 			return false;
 		}
 	}
@@ -134,6 +167,21 @@ static bool winnow_push(winnow_walk_buf *b, uint32_t depth) {
 		return false;
 	}
 	b->named = m;
+	uint8_t *ok = realloc(b->fieldok, n);
+	if (ok == NULL) {
+		return false;
+	}
+	b->fieldok = ok;
+	uint16_t *dead = realloc(b->dead, n * WINNOW_DEAD * sizeof *dead);
+	if (dead == NULL) {
+		return false;
+	}
+	b->dead = dead;
+	uint8_t *nd = realloc(b->ndead, n);
+	if (nd == NULL) {
+		return false;
+	}
+	b->ndead = nd;
 	TSNode *t = realloc(b->nodes, n * sizeof *t);
 	if (t == NULL) {
 		return false;
@@ -143,7 +191,29 @@ static bool winnow_push(winnow_walk_buf *b, uint32_t depth) {
 	return true;
 }
 
-static bool winnow_emit(winnow_walk_buf *b, TSNode n, const winnow_chain *c, uint32_t depth) {
+static bool winnow_grow_caps(winnow_walk_buf *b, uint32_t n) {
+	if (b->ncaps + n <= b->capcaps) {
+		return true;
+	}
+	uint32_t c = b->capcaps ? 2 * b->capcaps : 256;
+	if (c < b->ncaps + n) {
+		c = b->ncaps + n;
+	}
+	winnow_capture *caps = realloc(b->caps, c * sizeof *caps);
+	if (caps == NULL) {
+		return false;
+	}
+	b->caps = caps;
+	winnow_capture_span *spans = realloc(b->spans, c * sizeof *spans);
+	if (spans == NULL) {
+		return false;
+	}
+	b->spans = spans;
+	b->capcaps = c;
+	return true;
+}
+
+static bool winnow_emit(const winnow_rules *r, winnow_walk_buf *b, TSNode n, const winnow_chain *c, uint32_t depth) {
 	if (b->nuses == b->capuses) {
 		uint32_t c = b->capuses ? 2 * b->capuses : 1024;
 		winnow_use *u = realloc(b->uses, c * sizeof *u);
@@ -153,11 +223,23 @@ static bool winnow_emit(winnow_walk_buf *b, TSNode n, const winnow_chain *c, uin
 		b->uses = u;
 		b->capuses = c;
 	}
-	winnow_use u = {ts_node_start_byte(n), ts_node_end_byte(n), c->rule, 0, 0};
+	winnow_use u = {ts_node_start_byte(n), ts_node_end_byte(n), c->rule, 0, 0, b->ncaps, c->ncaps};
 	if (c->span) {
 		TSNode a = b->nodes[depth - c->span];
 		u.span_start = ts_node_start_byte(a);
 		u.span_end = ts_node_end_byte(a);
+	}
+	if (c->ncaps) {
+		if (!winnow_grow_caps(b, c->ncaps)) {
+			return false;
+		}
+		for (uint32_t i = 0; i < c->ncaps; i++) {
+			const winnow_chain_capture *cc = &r->captures[c->caps + i];
+			TSNode a = cc->level ? b->nodes[depth - cc->level] : n;
+			b->caps[b->ncaps] = (winnow_capture){a, cc->index};
+			b->spans[b->ncaps] = (winnow_capture_span){ts_node_start_byte(a), ts_node_end_byte(a)};
+			b->ncaps++;
+		}
 	}
 	b->uses[b->nuses++] = u;
 	return true;
@@ -180,7 +262,7 @@ static bool winnow_add_root(winnow_walk_buf *b, TSNode n) {
 static bool winnow_check(const winnow_rules *r, winnow_walk_buf *b, TSNode n, uint32_t depth, uint32_t from, uint32_t to) {
 	for (uint32_t i = from; i < to; i++) {
 		const winnow_chain *c = &r->chains[i];
-		if (winnow_chain_matches(r, c, b, depth) && !winnow_emit(b, n, c, depth)) {
+		if (winnow_chain_matches(r, c, b, depth) && !winnow_emit(r, b, n, c, depth)) {
 			return false;
 		}
 	}
@@ -193,6 +275,7 @@ static bool winnow_check(const winnow_rules *r, winnow_walk_buf *b, TSNode n, ui
 static bool winnow_walk(TSNode root, const winnow_rules *r, winnow_walk_buf *b) {
 	b->nuses = 0;
 	b->nroots = 0;
+	b->ncaps = 0;
 	TSTreeCursor c = ts_tree_cursor_new(root);
 	uint32_t depth = 0;
 	bool ok = true;
@@ -207,13 +290,32 @@ static bool winnow_walk(TSNode root, const winnow_rules *r, winnow_walk_buf *b) 
 		bool known = sym < r->nsymbols;
 		b->symbols[depth] = sym;
 		b->named[depth] = ts_node_is_named(n);
-		b->fields[depth] = 0;
 		if (r->need_nodes) {
 			b->nodes[depth] = n;
 		}
-		if (r->field_all || (known && r->need_field[sym])) {
-			b->fields[depth] = ts_tree_cursor_current_field_id(&c);
+		// A node's field, as the query cursor reads it. A query's state
+		// waiting for a child in a field ends at the first child in that
+		// field that the grammar says can have no later sibling in it,
+		// whether or not that child matches: later ones never match.
+		uint16_t field = 0;
+		bool fieldok = true, later = true;
+		if (depth > 0) {
+			uint16_t parent = b->symbols[depth - 1];
+			if (r->field_parent_all || (parent < r->nsymbols && r->field_parent[parent])) {
+				bool siblings, named_siblings;
+				uint16_t supertypes[8];
+				unsigned nsupertypes = 8;
+				ts_tree_cursor_current_status(&c, &field, &siblings, &named_siblings, &later, supertypes, &nsupertypes);
+				const uint16_t *dead = b->dead + (depth - 1) * WINNOW_DEAD;
+				for (uint8_t i = 0; field && i < b->ndead[depth - 1]; i++) {
+					if (dead[i] == field) {
+						fieldok = false;
+					}
+				}
+			}
 		}
+		b->fields[depth] = field;
+		b->fieldok[depth] = fieldok;
 		if (known && !winnow_check(r, b, n, depth, r->index[sym], r->index[sym + 1])) {
 			ok = false;
 			break;
@@ -226,7 +328,11 @@ static bool winnow_walk(TSNode root, const winnow_rules *r, winnow_walk_buf *b) 
 			ok = false;
 			break;
 		}
+		if (field && fieldok && !later && b->ndead[depth - 1] < WINNOW_DEAD) {
+			b->dead[(depth - 1) * WINNOW_DEAD + b->ndead[depth - 1]++] = field;
+		}
 		if (ts_tree_cursor_goto_first_child(&c)) {
+			b->ndead[depth] = 0;
 			depth++;
 			continue;
 		}
@@ -251,8 +357,13 @@ static void winnow_walk_buf_free(winnow_walk_buf *b) {
 	free(b->symbols);
 	free(b->fields);
 	free(b->named);
+	free(b->fieldok);
+	free(b->dead);
+	free(b->ndead);
 	free(b->nodes);
 	free(b->roots);
+	free(b->caps);
+	free(b->spans);
 	free(b);
 }
 */
@@ -283,12 +394,22 @@ import (
 // its public symbol (aliases included), a field is the one the cursor
 // reports, and a wildcard never matches an ERROR node.
 
+// A definition chain's captures are read in place as go-tree-sitter's
+// QueryCaptures, and their spans as byteSpans.
+var (
+	_ [unsafe.Sizeof(sitter.QueryCapture{}) - C.sizeof_winnow_capture]struct{}
+	_ [C.sizeof_winnow_capture - unsafe.Sizeof(sitter.QueryCapture{})]struct{}
+	_ [unsafe.Sizeof(byteSpan{}) - C.sizeof_winnow_capture_span]struct{}
+	_ [C.sizeof_winnow_capture_span - unsafe.Sizeof(byteSpan{})]struct{}
+)
+
 // walkRules are one language's chains, in C memory that lives for the
 // process, as the language's query does, and the kinds of node at which
 // the query's patterns start, when it knows them all.
 type walkRules struct {
 	c     *C.winnow_rules
 	rules []walkRule // by rule number
+	names []string   // of captures: the query's, then the definition chains'
 }
 
 // rooted reports whether the walk lists the nodes at which the query's
@@ -301,10 +422,13 @@ func (w *walkRules) unroot() {
 	w.c.root = nil
 }
 
-// A walkRule is the reference kind of a chain and the text predicates
-// on its captured node and on one ancestor of it (the chain's span).
+// A walkRule is what a chain's matches mean: the reference kind of a
+// reference chain, the pattern (its place in the query source) of a
+// definition chain, and the text predicates on the chain's leaf and on
+// one ancestor of it (the chain's span).
 type walkRule struct {
 	kind      symbol.RefKind
+	pattern   uint
 	preds     []walkPred
 	spanPreds []walkPred
 }
@@ -337,9 +461,17 @@ type walkStep struct {
 }
 
 type walkChain struct {
-	steps []walkStep // from the captured node up
-	rule  int
-	span  int // steps[span] is the node the rule's spanPreds read; 0 if none
+	steps    []walkStep // from the captured node up
+	rule     int
+	span     int            // steps[span] is the node the rule's spanPreds read; 0 if none
+	captures []chainCapture // of a definition chain
+}
+
+// A chainCapture is a capture of a definition chain: the node level
+// steps above the leaf.
+type chainCapture struct {
+	level int
+	name  string
 }
 
 // pathStep is one node of a chain as parsed, from the root down.
@@ -352,10 +484,9 @@ type pathStep struct {
 
 // walkChains reads a pattern as chains for the walk. It returns no
 // chains and no error for a pattern the query must keep: one with
-// captures other than references (and "_" helpers), or with syntax the
-// walk does not match.
+// captures chains do not take, or with syntax the walk does not match.
 func walkChains(ts *sitter.Language, src string) ([]walkChain, []walkRule, error) {
-	if !strings.Contains(src, "@reference.") {
+	if !strings.Contains(src, "@reference.") && !strings.Contains(src, "@definition.") && !strings.Contains(src, "@scope") {
 		return nil, nil, nil
 	}
 	n, err := parsePattern(src)
@@ -414,41 +545,54 @@ func expandPaths(n *qnode, field string, inherited []string) ([][]pathStep, erro
 	return nil, errUnsupported
 }
 
-// chainOf makes one path a chain: its leaf captures one reference, its
-// other captures are helpers no predicate reads, its predicates read the
-// reference, and every kind and field is the grammar's.
+// chainOf makes one path a chain, of one of two sorts. A reference
+// chain's leaf captures one reference and nothing else; a definition
+// chain captures definitions, scopes, names and parents, each at some
+// step (imports and the package stay in the query: the order of their
+// matches counts). Helpers ("_…") may be captured anywhere; predicates
+// read the leaf or one other step, and every kind and field is the
+// grammar's.
 func chainOf(ts *sitter.Language, path []pathStep, preds []qpred) (walkChain, walkRule, bool) {
-	var rule walkRule
-	ref := ""
+	var (
+		rule walkRule
+		c    walkChain
+		ref  bool
+	)
+	leaf := len(path) - 1
 	for i, st := range path {
-		for _, c := range st.captures {
-			if k, ok := strings.CutPrefix(c, "reference."); ok && i == len(path)-1 && ref == "" {
-				kind, ok := symbol.ParseRefKind(k)
-				if !ok {
-					return walkChain{}, rule, false // the query reports it
-				}
-				ref, rule.kind = c, kind
+		for _, name := range st.captures {
+			if strings.HasPrefix(name, "_") {
 				continue
 			}
-			if !strings.HasPrefix(c, "_") {
-				return walkChain{}, rule, false
+			r, err := parseRole(name)
+			if err != nil {
+				return c, rule, false // the query reports it
+			}
+			switch r.kind {
+			case roleReference:
+				if i != leaf || ref {
+					return c, rule, false
+				}
+				ref, rule.kind = true, r.ref
+			case roleDefinition, roleScope, roleName, roleParent:
+				c.captures = append(c.captures, chainCapture{level: leaf - i, name: name})
+			default:
+				return c, rule, false
 			}
 		}
 	}
-	if ref == "" {
-		return walkChain{}, rule, false
+	if ref == (len(c.captures) > 0) {
+		return c, rule, false // neither sort, or both
 	}
-	var c walkChain
 	for _, p := range preds {
+		i := slices.IndexFunc(path, func(st pathStep) bool { return slices.Contains(st.captures, p.capture) })
+		if i < 0 {
+			continue // another alternative's capture: not in this match
+		}
 		into := &rule.preds
-		if p.capture != ref {
-			i := slices.IndexFunc(path, func(st pathStep) bool { return slices.Contains(st.captures, p.capture) })
-			if i < 0 {
-				continue // another alternative's capture: not in this match
-			}
-			level := len(path) - 1 - i
-			if level == 0 || c.span != 0 && c.span != level {
-				return walkChain{}, rule, false
+		if level := leaf - i; level != 0 {
+			if c.span != 0 && c.span != level {
+				return c, rule, false
 			}
 			c.span, into = level, &rule.spanPreds
 		}
@@ -456,7 +600,7 @@ func chainOf(ts *sitter.Language, path []pathStep, preds []qpred) (walkChain, wa
 		if strings.HasSuffix(p.op, "match?") {
 			re, err := regexp.Compile(p.args[0])
 			if err != nil {
-				return walkChain{}, rule, false
+				return c, rule, false
 			}
 			wp.re = re
 		} else {
@@ -464,10 +608,10 @@ func chainOf(ts *sitter.Language, path []pathStep, preds []qpred) (walkChain, wa
 		}
 		*into = append(*into, wp)
 	}
-	for i := len(path) - 1; i >= 0; i-- {
+	for i := leaf; i >= 0; i-- {
 		st, ok := resolveStep(ts, path[i])
 		if !ok {
-			return walkChain{}, rule, false
+			return c, rule, false
 		}
 		c.steps = append(c.steps, st)
 	}
@@ -497,8 +641,10 @@ func resolveStep(ts *sitter.Language, st pathStep) (walkStep, bool) {
 }
 
 // newWalkRules lays chains out in C memory for winnow_walk, and the
-// symbols of roots, if not nil.
-func newWalkRules(ts *sitter.Language, chains []walkChain, rules []walkRule, roots []rootKind) *walkRules {
+// symbols of roots, if not nil. The captures of definition chains are
+// numbered after the query's captures, names; the rules' names holds
+// both.
+func newWalkRules(ts *sitter.Language, chains []walkChain, rules []walkRule, roots []rootKind, names []string) *walkRules {
 	nsym := int(ts.NodeKindCount())
 	// By captured symbol; wildcards last.
 	key := func(c walkChain) int {
@@ -509,37 +655,53 @@ func newWalkRules(ts *sitter.Language, chains []walkChain, rules []walkRule, roo
 	}
 	chains = slices.Clone(chains)
 	slices.SortStableFunc(chains, func(a, b walkChain) int { return cmp.Compare(key(a), key(b)) })
-	nsteps := 0
+	nsteps, ncaps := 0, 0
 	for _, c := range chains {
 		nsteps += len(c.steps)
+		ncaps += len(c.captures)
 	}
+	names = slices.Clip(names)
 	r := (*C.winnow_rules)(C.calloc(1, C.sizeof_winnow_rules))
 	r.steps = (*C.winnow_step)(C.calloc(C.size_t(max(nsteps, 1)), C.sizeof_winnow_step))
 	r.chains = (*C.winnow_chain)(C.calloc(C.size_t(max(len(chains), 1)), C.sizeof_winnow_chain))
 	r.index = (*C.uint32_t)(C.calloc(C.size_t(nsym+1), 4))
-	r.need_field = (*C.uint8_t)(C.calloc(C.size_t(max(nsym, 1)), 1))
+	r.field_parent = (*C.uint8_t)(C.calloc(C.size_t(max(nsym, 1)), 1))
+	r.captures = (*C.winnow_chain_capture)(C.calloc(C.size_t(max(ncaps, 1)), C.sizeof_winnow_chain_capture))
+	captures := unsafe.Slice(r.captures, max(ncaps, 1))
+	ncaps = 0
 	r.nchains = C.uint32_t(len(chains))
 	r.nsymbols = C.uint32_t(nsym)
 	steps := unsafe.Slice(r.steps, max(nsteps, 1))
 	cchains := unsafe.Slice(r.chains, max(len(chains), 1))
 	index := unsafe.Slice(r.index, nsym+1)
-	needField := unsafe.Slice(r.need_field, max(nsym, 1))
+	fieldParent := unsafe.Slice(r.field_parent, max(nsym, 1))
 	first := 0
 	for i, c := range chains {
 		cchains[i] = C.winnow_chain{first: C.uint32_t(first), len: C.uint32_t(len(c.steps)), rule: C.uint32_t(c.rule), span: C.uint32_t(c.span)}
-		if c.span != 0 {
+		if c.span != 0 || len(c.captures) > 0 {
 			r.need_nodes = true
 		}
-		for _, s := range c.steps {
+		cchains[i].caps, cchains[i].ncaps = C.uint32_t(ncaps), C.uint32_t(len(c.captures))
+		for _, cc := range c.captures {
+			index := slices.Index(names, cc.name)
+			if index < 0 {
+				index = len(names)
+				names = append(names, cc.name)
+			}
+			captures[ncaps] = C.winnow_chain_capture{level: C.uint32_t(cc.level), index: C.uint32_t(index)}
+			ncaps++
+		}
+		for k, s := range c.steps {
 			steps[first] = C.winnow_step{symbol: C.uint16_t(s.symbol), field: C.uint16_t(s.field), match: C.uint8_t(s.match)}
 			first++
-			if s.field == 0 {
+			if s.field == 0 || k+1 == len(c.steps) {
 				continue
 			}
-			if s.match != C.WINNOW_EXACT {
-				r.field_all = true
-			} else if int(s.symbol) < nsym {
-				needField[s.symbol] = 1
+			// The step above reads its children's fields.
+			if p := c.steps[k+1]; p.match != C.WINNOW_EXACT {
+				r.field_parent_all = true
+			} else if int(p.symbol) < nsym {
+				fieldParent[p.symbol] = 1
 			}
 		}
 	}
@@ -564,7 +726,7 @@ func newWalkRules(ts *sitter.Language, chains []walkChain, rules []walkRule, roo
 		}
 		index[s] = C.uint32_t(k)
 	}
-	return &walkRules{c: r, rules: rules}
+	return &walkRules{c: r, rules: rules, names: names}
 }
 
 // A walkBuf is the C memory of one Parser's walks.
@@ -587,7 +749,7 @@ func (wb *walkBuf) walk(w *walkRules, root *sitter.Node) error {
 	if wb.b == nil {
 		return errNoMemory
 	}
-	if w == nil || w.c.nchains == 0 && w.c.root == nil {
+	if w == nil || w.c == nil || w.c.nchains == 0 && w.c.root == nil {
 		wb.b.nuses, wb.b.nroots = 0, 0
 		return nil
 	}
@@ -603,14 +765,30 @@ func (wb *walkBuf) roots() (unsafe.Pointer, int) {
 	return unsafe.Pointer(wb.b.roots), int(wb.b.nroots)
 }
 
-// forEachUse calls fn with each use the last walk found, in document
-// order, and the span its rule's spanPreds read.
-func (wb *walkBuf) forEachUse(w *walkRules, fn func(use, span byteSpan, rule *walkRule)) {
+// forEachUse calls ref with each use the last walk found by a
+// reference chain, and match with each match of a definition chain,
+// in document order. The captures are valid during the call only.
+func (wb *walkBuf) forEachUse(w *walkRules, ref func(use, span byteSpan, rule *walkRule),
+	match func(use, span byteSpan, rule *walkRule, caps []sitter.QueryCapture, spans []byteSpan)) {
 	if w == nil || wb.b.nuses == 0 {
 		return
 	}
+	var (
+		caps  []sitter.QueryCapture
+		spans []byteSpan
+	)
+	if wb.b.ncaps > 0 {
+		caps = unsafe.Slice((*sitter.QueryCapture)(unsafe.Pointer(wb.b.caps)), wb.b.ncaps)
+		spans = unsafe.Slice((*byteSpan)(unsafe.Pointer(wb.b.spans)), wb.b.ncaps)
+	}
 	for _, u := range unsafe.Slice(wb.b.uses, wb.b.nuses) {
-		fn(byteSpan{uint32(u.start), uint32(u.end)}, byteSpan{uint32(u.span_start), uint32(u.span_end)}, &w.rules[u.rule])
+		use, span := byteSpan{uint32(u.start), uint32(u.end)}, byteSpan{uint32(u.span_start), uint32(u.span_end)}
+		if u.count == 0 {
+			ref(use, span, &w.rules[u.rule])
+			continue
+		}
+		first, end := uint(u.first), uint(u.first+u.count)
+		match(use, span, &w.rules[u.rule], caps[first:end:end], spans[first:end:end])
 	}
 }
 
@@ -623,8 +801,9 @@ func (w *walkRules) close() {
 	C.free(unsafe.Pointer(w.c.steps))
 	C.free(unsafe.Pointer(w.c.chains))
 	C.free(unsafe.Pointer(w.c.index))
-	C.free(unsafe.Pointer(w.c.need_field))
+	C.free(unsafe.Pointer(w.c.field_parent))
 	C.free(unsafe.Pointer(w.c.root))
+	C.free(unsafe.Pointer(w.c.captures))
 	C.free(unsafe.Pointer(w.c))
 	w.c = nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
 )
 
 // TestWalkAgreesWithQuery extracts every golden source, whole and cut
@@ -14,6 +15,17 @@ import (
 // the two must be the same.
 func TestWalkAgreesWithQuery(t *testing.T) {
 	files, langs := goldenSources(t)
+	// Fields that repeat: tree-sitter's query matches only the first
+	// name of const a, b (the grammar says no later child is a name).
+	for _, f := range []txtar.File{
+		{Name: "repeat.go", Data: []byte("package p\n\nconst a, b, c = 1, 2, 3\n\nvar x, y int\n\nfunc f() { var p, q = x, y; _ = p + q }\n")},
+		{Name: "repeat.py", Data: []byte("a = b = 1\nx, y = 1, 2\nclass C(A, B):\n    p = q = 2\n")},
+		{Name: "repeat.c", Data: []byte("int a, b;\nstruct s { int x, y; };\n")},
+		{Name: "repeat.java", Data: []byte("class C { int a, b; void f(int x, int y) { g(x, y); } }\n")},
+		{Name: "repeat.rs", Data: []byte("struct S { a: i32, b: i32 }\nfn f(x: i32, y: i32) -> i32 { x + y }\n")},
+	} {
+		files, langs = append(files, f), append(langs, ForPath(f.Name))
+	}
 	queryOnly := make(map[*Language]*Language)
 	for _, l := range languages {
 		queryOnly[l] = &Language{Name: l.Name, grammar: l.grammar, rules: l.rules, queries: l.queries, queryOnly: true}
@@ -59,7 +71,11 @@ func TestWalkChains(t *testing.T) {
 			"identifier type | attribute:identifier attribute type"},
 		{"predicate", `((identifier) @reference.name (#match? @reference.name "^[A-Z]"))`, "identifier"},
 		{"wildcard parent", `((_ (identifier) @reference.name) @_parent (#not-match? @_parent "^<"))`, "identifier (_) span=1"},
-		{"definition", `(function_definition name: (identifier) @name) @definition.function`, ""},
+		{"definition", `(function_definition name: (identifier) @name) @definition.function`, "name:identifier function_definition"},
+		{"definition with a predicate", `((module (expression_statement (assignment left: (identifier) @name) @definition.constant)) (#match? @name "^[A-Z]"))`,
+			"left:identifier assignment expression_statement module"},
+		{"import", `(import_statement name: (dotted_name) @import.module) @import`, ""},
+		{"definition and reference", `(call function: (identifier) @reference.call @name) @definition.function`, ""},
 		{"siblings", `(call function: (identifier) @reference.call arguments: (argument_list))`, ""},
 		{"anchor", `(call (identifier) @reference.call .)`, ""},
 		{"quantifier", `(call (identifier)* @reference.call)`, ""},
