@@ -120,7 +120,10 @@ quick tier of the index at once (a fast scan, no parse): the context says so
 					fmt.Fprintf(a.stderr, "context: answered from the quick index (definitions found by a fast scan, not yet parsed); run 'winnow index' to build the full one\n")
 				}
 				if explain && form != retrieve.JSON {
-					return retrieve.WriteExplanation(a.stderr, pack.Explain)
+					if err := retrieve.WriteExplanation(a.stderr, pack.Explain); err != nil {
+						return err
+					}
+					return retrieve.WriteFileExplanation(a.stderr, pack.ExplainFiles)
 				}
 				return nil
 			})

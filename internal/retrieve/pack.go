@@ -73,6 +73,8 @@ type Pack struct {
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	Ranking  *Ranking      `json:"ranking,omitempty"`
 	Explain  []Explanation `json:"explain,omitempty"`
+	// ExplainFiles says why the leading files ranked where they did.
+	ExplainFiles []FileExplanation `json:"explain_files,omitempty"`
 	// Index is the tier of the index the pack was made from: quick (the
 	// fast scanner's definitions, until the full index is built) or full.
 	Index index.Tier `json:"index"`
@@ -168,6 +170,7 @@ func (e *Engine) Pack(ctx context.Context, r *Ranking, req Request) (*Pack, erro
 	if req.Explain {
 		pack.Ranking = r
 		pack.Explain = explain(r, maxDefinitionCards)
+		pack.ExplainFiles = explainFiles(r, explainedFiles)
 	}
 	pack.Elapsed = time.Since(start)
 	return pack, nil

@@ -41,6 +41,8 @@ type parsed struct {
 	uses []codeUse
 	// links are the task's links to lines of files (links.go).
 	links []codeLink
+	// modUses are the dotted names written in lists or imports (modlist.go).
+	modUses map[string]modUse
 }
 
 // A classWord is a word of the task as written and how likely it names
@@ -106,6 +108,7 @@ func parseQuery(text string) *parsed {
 	q := &parsed{intent: intent.Detect(text), terms: make(map[string]float64), classWords: make(map[string]classWord)}
 	text = stripBoilerplate(text)
 	q.links = parseLinks(text)
+	q.modUses = moduleUses(text)
 	seen := make(map[string]int)
 	addTerms := func(s string, w float64) {
 		terms.Scan(s, func(t string) {

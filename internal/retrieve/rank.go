@@ -70,6 +70,8 @@ type RankedFile struct {
 	Path  string  `json:"path"`
 	Score float64 `json:"score"`
 	file  int32
+	prior float64               // the factor for tests, docs and vendored copies
+	parts [numFileParts]float64 // the weighted terms of the score, before the prior (explain.go)
 }
 
 // A Ranking is what a task ranks: definitions and files, best first.
@@ -166,6 +168,7 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.history(e.history())
 	r.dispatch()
 	r.code(ctx, e)
+	r.usedNames(ctx, e)
 	r.combine()
 	r.testVotes(ctx, e)
 	r.rescore(FeatTestVote)
@@ -327,7 +330,7 @@ func (r *ranker) pathMentions() {
 		for k := len(parts); k >= 2; k-- {
 			files := r.c.byModule[strings.Join(parts[:k], ".")]
 			for _, fi := range files {
-				mark(fi, m.weight*float64(k)/float64(len(parts)))
+				mark(fi, m.weight*float64(k)/float64(len(parts))*r.pathShare(m.text))
 			}
 			if len(files) > 0 {
 				break
@@ -672,21 +675,27 @@ func (r *ranker) rankFiles() []RankedFile {
 	var out []RankedFile
 	for fi, f := range r.c.files {
 		par := r.par
-		s := par.FileBestDef*best[fi][0] + par.FileSecondDef*best[fi][1] +
-			par.FileLexical*r.file[FeatLexical][fi] + par.FilePath*r.file[FeatPath][fi] + par.FileTrace*r.file[FeatTrace][fi]
+		parts := [numFileParts]float64{partBest: par.FileBestDef * best[fi][0], partSecond: par.FileSecondDef * best[fi][1],
+			partLexical: par.FileLexical * r.file[FeatLexical][fi], partPath: par.FilePath * r.file[FeatPath][fi],
+			partTrace: par.FileTrace * r.file[FeatTrace][fi]}
+		s := parts[partBest] + parts[partSecond] + parts[partLexical] + parts[partPath] + parts[partTrace]
+		prior := 1.0
 		switch {
 		case f.test && r.writesTests():
 		case f.test:
-			s *= par.PriorTest
+			prior = par.PriorTest
 		case f.aux:
-			s *= par.PriorAux
+			prior = par.PriorAux
 		}
-		s *= r.structurePrior(int32(fi), false)
-		if r.cap != nil && int32(fi) != r.cap.file {
-			s = min(s, below(r.cap.fileScore))
+		prior *= r.structurePrior(int32(fi), false)
+		if s *= prior; s > 0 {
+			out = append(out, RankedFile{Path: f.path, Score: s, file: int32(fi), prior: prior, parts: parts})
 		}
-		if s > 0 {
-			out = append(out, RankedFile{Path: f.path, Score: s, file: int32(fi)})
+	}
+	r.siblingLift(out)
+	for i := range out {
+		if r.cap != nil && out[i].file != r.cap.file {
+			out[i].Score = min(out[i].Score, below(r.cap.fileScore))
 		}
 	}
 	slices.SortFunc(out, func(a, b RankedFile) int {

@@ -42,14 +42,15 @@ func (p *Pack) Render(w io.Writer, f Format) error {
 
 // packJSON is the JSON form of a Pack: compact, what a script needs.
 type packJSON struct {
-	Task       string        `json:"task"`
-	Intent     string        `json:"intent"`
-	Confidence float64       `json:"confidence"`
-	Budget     int           `json:"budget"`
-	Index      index.Tier    `json:"index"`
-	Tokens     int           `json:"tokens"`
-	Sections   []SectionPack `json:"sections"`
-	Explain    []Explanation `json:"explain,omitempty"`
+	Task         string            `json:"task"`
+	Intent       string            `json:"intent"`
+	Confidence   float64           `json:"confidence"`
+	Budget       int               `json:"budget"`
+	Index        index.Tier        `json:"index"`
+	Tokens       int               `json:"tokens"`
+	Sections     []SectionPack     `json:"sections"`
+	Explain      []Explanation     `json:"explain,omitempty"`
+	ExplainFiles []FileExplanation `json:"explain_files,omitempty"`
 }
 
 // render writes the pack; explanations (JSON only) are left out of the
@@ -66,7 +67,7 @@ func (p *Pack) render(f Format, withExplain bool) string {
 			v.Sections = []SectionPack{}
 		}
 		if withExplain {
-			v.Explain = p.Explain
+			v.Explain, v.ExplainFiles = p.Explain, p.ExplainFiles
 		}
 		data, _ := json.Marshal(v)
 		return string(data) + "\n"
