@@ -487,6 +487,10 @@ func elementRoots(toks []string, i int) ([]rootKind, int, bool) {
 			}
 			return roots, end + 1, nodes == 1
 		case k == "_":
+			// Any node. (Narrowing it to the parents of a required child
+			// would not help: tree-sitter starts such a pattern at its
+			// first child, not rooted, and only a query over the whole
+			// tree matches it.)
 			return []rootKind{{any: true}}, end + 1, true
 		case strings.HasPrefix(k, "#"):
 			return nil, i, false

@@ -141,3 +141,41 @@ func TestSplitPatterns(t *testing.T) {
 		t.Errorf("patterns (-want +got):\n%s", diff)
 	}
 }
+
+func TestPatternRoots(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		want    string // the root kinds; "-" when the pattern has several roots
+	}{
+		{`(a name: (b) @name) @definition.function`, "a"},
+		{`[(a) (b) "c"] @x`, `a b "c"`},
+		{`((a (b) @x) (#eq? @x "y"))`, "a"},
+		{`((a) . (b))`, "-"},
+		{`(a)+ @x`, "-"},
+		{`((a)* @x)`, "-"},
+		{`(_ (b) @x) @p`, "*"},
+		{`_ @x`, "*"},
+		{`(expression/identifier) @x`, "*"},
+		{`"return" @x`, `"return"`},
+	} {
+		roots, ok := patternRoots(tc.pattern)
+		got := "-"
+		if ok {
+			var kinds []string
+			for _, r := range roots {
+				switch {
+				case r.any:
+					kinds = append(kinds, "*")
+				case r.named:
+					kinds = append(kinds, r.kind)
+				default:
+					kinds = append(kinds, `"`+r.kind+`"`)
+				}
+			}
+			got = strings.Join(kinds, " ")
+		}
+		if got != tc.want {
+			t.Errorf("roots of %s = %s, want %s", tc.pattern, got, tc.want)
+		}
+	}
+}
