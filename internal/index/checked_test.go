@@ -1,6 +1,8 @@
 package index
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,10 +37,20 @@ func TestChecked(t *testing.T) {
 			sqlitedamage.SmashPages(t, file, sqlitedamage.BtreePages(t, file, "refs_scope")...)
 			return false
 		}},
+		{"updated by a winnow still running", false, func(t *testing.T, root, file string) bool {
+			ix := openIndex(t, Options{Root: root}) // closed only by the test's cleanup
+			writeTree(t, root, map[string]string{"m07.py": "def changed():\n    pass\n"})
+			update(t, ix)
+			return true
+		}},
 		{"killed while writing", false, func(t *testing.T, root, file string) bool {
 			ix := openIndex(t, Options{Root: root}) // closed only by the test's cleanup
 			writeTree(t, root, map[string]string{"m07.py": "def changed():\n    pass\n"})
 			update(t, ix)
+			// What it wrote next it had no time to record.
+			if _, err := ix.db.Exec("INSERT INTO meta(key, value) VALUES ('unrecorded', 'x')"); err != nil {
+				t.Fatal(err)
+			}
 			return false
 		}},
 		{"damage met by a query", true, func(t *testing.T, root, file string) bool {
@@ -57,6 +69,11 @@ func TestChecked(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root, file := builtIndex(t, 60)
+			// The build recorded its state (TestBuildRecorded): start
+			// from an index with no record.
+			if err := os.Remove(filepath.Join(root, ".winnow", checkedName)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				t.Fatal(err)
+			}
 			ix := openIndex(t, Options{Root: root})
 			if ix.Checked() {
 				t.Fatal("an index nobody checked opened as checked")
@@ -74,5 +91,26 @@ func TestChecked(t *testing.T) {
 				wantCorrupt(t, "Check", ix.Check(t.Context()), file)
 			}
 		})
+	}
+}
+
+// TestBuildRecorded opens an index that a process built, and one that a
+// process built and another then updated while a third kept it open:
+// both as winnow left them, neither needs a Check.
+func TestBuildRecorded(t *testing.T) {
+	root, _ := builtIndex(t, 20)
+	ix := openIndex(t, Options{Root: root})
+	if !ix.Checked() {
+		t.Fatal("an index built and closed by winnow opened unchecked")
+	}
+	for i := range 2 {
+		writeTree(t, root, map[string]string{"m07.py": fmt.Sprintf("def changed%d():\n    pass\n", i)})
+		bumpMtime(t, filepath.Join(root, "m07.py"))
+		update(t, ix) // ix stays open, as a watcher's would
+		other := openIndex(t, Options{Root: root})
+		if !other.Checked() {
+			t.Fatalf("update %d: an index updated by a winnow still running opened unchecked", i)
+		}
+		other.Close()
 	}
 }

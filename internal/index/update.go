@@ -185,6 +185,7 @@ func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress 
 			return nil, err
 		}
 	}
+	ix.recordCommit()
 	lock.unlock()
 	locked = false
 	// The files left to upgrade, a transaction each chunk, the lock
@@ -238,6 +239,9 @@ func (ix *Index) updateChunk(ctx context.Context, paths []string, progress Progr
 	}
 	defer lock.unlock()
 	st, _, err := ix.updateLocked(ctx, paths, TierFull, -1, progress)
+	if err == nil {
+		ix.recordCommit()
+	}
 	return st, err
 }
 
@@ -485,7 +489,18 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 			return err
 		}
 	}
-	return w.commit(ctx)
+	if err := w.commit(ctx); err != nil {
+		return err
+	}
+	if w.bulk {
+		// A first build: every row of the file is this process's, as after
+		// a rebuild, and the state it leaves is recorded (checked.go).
+		// Unrecorded, the next winnow index checked the whole file (300-500
+		// ms on sympy), and so did every one after it while a process that
+		// opened it unrecorded kept it open and updated it.
+		u.ix.trusted.Store(true)
+	}
+	return nil
 }
 
 // readableAgain reports a file skipped as unreadable that can now be
