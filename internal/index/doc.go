@@ -150,9 +150,11 @@ database wraps its errors so. Check runs PRAGMA quick_check within a
 time budget, for `winnow index` to find damage that no query has met
 yet and rebuild. It runs only when the index is not Checked: the file
 "checked" records the database's and WAL's size and modification time
-as the last process that trusted the index closed it (times set a
-second back, so no later write can match), and a file that no longer
-matches was changed by something other than winnow (checked.go).
+as the last process that trusted the index (it built it, checked it, or
+opened it as recorded) left it, after each of its updates and when it
+closed it (times set a second back, so no later write can match), and a
+file that no longer matches was changed by something other than winnow
+(checked.go).
 
 # Corpus file
 
