@@ -108,9 +108,10 @@ Options.Workers goroutines while a single writer stores the results.
 Rows of files that vanished are deleted last. A file parsed again has
 its rows patched, not replaced (patch.go): rows still there are updated
 in place, their indexed columns untouched, and it keeps its symbol ids
-unless it has more definitions than before, so that a one-file update
-writes the pages of the rows that changed, not an entry on its own page
-of every index for each of the file's rows.
+while its definitions are the same ones (an id names one definition for
+good), so that a one-file update writes the pages of the rows that
+changed, not an entry on its own page of every index for each of the
+file's rows.
 
 Everything happens in one transaction, so an update that fails, is
 cancelled or is killed leaves the previous index intact. Updates take an

@@ -21,11 +21,15 @@ import (
 // table's pages of the file change; only rows that appear or vanish touch
 // the indexes.
 //
-// A file keeps the ids of its definitions (first_symbol on) when it has
-// no more of them than before, so that the references' scopes, which
-// name them, stay the same; definitions are matched by position, the
-// order of extraction, and references by what identifies them within a
-// file: the qualified name of their scope, their name and their kind.
+// A file keeps the ids of its definitions (first_symbol on) when they
+// are the same definitions as before (the same names, qualified names
+// and kinds, in the same order), so that the references' scopes, which
+// name them, stay the same; their spans, signatures and docs are updated
+// in place. Otherwise its definitions get new ids, as before patching:
+// an id, once given, names one definition, which a reader holding ids
+// across an update (a ranking, then its pack) relies on. References are
+// matched by what identifies them within a file: the qualified name of
+// their scope, their name and their kind.
 
 // oldSymbol is a stored definition's row, as patchFile compares it.
 type oldSymbol struct {
@@ -56,7 +60,7 @@ func (w *writer) patchFile(ctx context.Context, fileID int64, old *fileRow, f *s
 		return 0, err
 	}
 	first := old.first
-	if !old.holds(syms) || len(f.Symbols) > old.nsym {
+	if !old.holds(syms) || !sameDefinitions(syms, old.first, f.Symbols) {
 		first = w.nextSym
 		w.nextSym += int64(len(f.Symbols))
 	}
@@ -89,6 +93,21 @@ func (r *fileRow) holds(syms map[int64]*oldSymbol) bool {
 	}
 	for id := range syms {
 		if id < r.first || id >= r.first+int64(r.nsym) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameDefinitions reports whether defs are the stored definitions syms,
+// at ids from first, by name, qualified name and kind.
+func sameDefinitions(syms map[int64]*oldSymbol, first int64, defs []symbol.Symbol) bool {
+	if len(defs) != len(syms) {
+		return false
+	}
+	for i := range defs {
+		o := syms[first+int64(i)]
+		if o == nil || o.name != defs[i].Name || o.qual != defs[i].Qual || o.kind != int64(defs[i].Kind) {
 			return false
 		}
 	}
@@ -131,17 +150,14 @@ func (w *writer) patchSymbols(ctx context.Context, fileID, first int64, syms map
 		if o.same(s) {
 			continue
 		}
-		q := `UPDATE symbols SET qual = ?, kind = ?, parent = ?, start_line = ?, end_line = ?, start_byte = ?, end_byte = ?,
-			signature = ?, doc = ?, visibility = ? WHERE id = ?`
-		args := []any{s.Qual, int(s.Kind), s.Parent, s.Span.StartLine, s.Span.EndLine, s.Span.StartByte, s.Span.EndByte,
-			s.Signature, s.Doc, int(s.Visibility), id}
-		if o.name != s.Name {
-			// Setting a column moves its index entry, even to where it was:
-			// the name only when it changed.
-			q = "UPDATE symbols SET name = ?, " + q[len("UPDATE symbols SET "):]
-			args = append([]any{s.Name}, args...)
-		}
-		if _, err := w.exec(ctx, q, args...); err != nil {
+		// The same definition (sameDefinitions): the name, the one indexed
+		// column, is not set, since setting a column moves its index entry,
+		// even to where it was.
+		_, err := w.exec(ctx, `UPDATE symbols SET qual = ?, kind = ?, parent = ?, start_line = ?, end_line = ?,
+			start_byte = ?, end_byte = ?, signature = ?, doc = ?, visibility = ? WHERE id = ?`,
+			s.Qual, int(s.Kind), s.Parent, s.Span.StartLine, s.Span.EndLine, s.Span.StartByte, s.Span.EndByte,
+			s.Signature, s.Doc, int(s.Visibility), id)
+		if err != nil {
 			return wrap("update symbol", err)
 		}
 	}

@@ -167,7 +167,14 @@ func TestPatchedUpdateMatchesBuild(t *testing.T) {
 		for name := range edits {
 			bumpMtime(t, filepath.Join(root, name))
 		}
+		before := symbolIDs(t, ix)
 		update(t, ix)
+		// An id that outlives an update names the definition it named.
+		for id, def := range symbolIDs(t, ix) {
+			if was, ok := before[id]; ok && was != def {
+				t.Fatalf("round %d: symbol id %d named %s, now %s", round, id, was, def)
+			}
+		}
 		fresh := openIndex(t, Options{Root: root, Dir: t.TempDir()})
 		update(t, fresh)
 		if diff := cmp.Diff(dumpIndex(t, fresh), dumpIndex(t, ix)); diff != "" {
@@ -175,4 +182,25 @@ func TestPatchedUpdateMatchesBuild(t *testing.T) {
 		}
 		fresh.Close()
 	}
+}
+
+// symbolIDs maps every definition's id to its file, qualified name and
+// kind.
+func symbolIDs(t *testing.T, ix *Index) map[int64]string {
+	t.Helper()
+	rows, err := ix.db.Query("SELECT s.id, f.path, s.qual, s.kind FROM symbols s JOIN files f ON f.id = s.file_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := make(map[int64]string)
+	for rows.Next() {
+		var id, kind int64
+		var path, qual string
+		if err := rows.Scan(&id, &path, &qual, &kind); err != nil {
+			t.Fatal(err)
+		}
+		out[id] = fmt.Sprintf("%s %s (kind %d)", path, qual, kind)
+	}
+	return out
 }
