@@ -294,8 +294,12 @@ func (cr *codeResolver) hop() {
 		}
 		rc := cr.reached[src]
 		var targets []int32
+		share := codeHop
 		if m := cr.method(rc.mro, edge.Name); m >= 0 {
 			targets = []int32{m}
+			if isHook(c.defs[src].Name, c.defs[m].Name) {
+				share = codeHookHop
+			}
 		} else {
 			for _, t := range c.resolve(edge.Name, c.defs[src].file) {
 				if callableOrType(c.defs[t].Kind) && !c.files[c.defs[t].file].test {
@@ -305,7 +309,7 @@ func (cr *codeResolver) hop() {
 		}
 		for _, t := range targets {
 			if t != src {
-				found = append(found, hopped{t, rc.score * codeHop * refWeight[edge.Kind] / float64(len(targets))})
+				found = append(found, hopped{t, rc.score * share * refWeight[edge.Kind] / float64(len(targets))})
 			}
 		}
 	}

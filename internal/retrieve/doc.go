@@ -123,8 +123,11 @@ call and attribute chain is a use. A use resolves through the index:
     of its n definitions; then the best codeHopFrom definitions
     reached pass codeHop of their score to what they call, a
     self-call resolved in the receiver's class first (Eq(…).as_set()
-    reaches Boolean.as_set, whose self._eval_as_set is Relational's).
-    Environment dumps the templates ask for (show_versions) are not
+    reaches Boolean.as_set, whose self._eval_as_set is Relational's);
+    a self-call of a hook, the caller's compound name with words added
+    (as_set → _eval_as_set), passes all of it, and such a hook is a
+    variant (see below) wherever it lies (hook.go: sympy-18211's
+    relational.py 34th → 5th). Environment dumps the templates ask for (show_versions) are not
     uses. On the dev set, ranking only, weight 1.0: file Acc@1/@5
     61.9/76.1 → 62.6/77.4, function Acc@5 40.0 → 41.9.
 

@@ -21,10 +21,10 @@ import (
 // count, since a parameter the task sets (keep_attrs=True) is extended
 // by every helper about it (merge_keep_attrs). The words added must be
 // whole words (world_to_pixel is not in world_to_pixels_x), and only the
-// callables and types of the variantFiles leading files are read, since
-// a compound name is still extended all over a large project (is_subset
-// in every is_subset_* handler) and the fix is where the task's files
-// are. Each variant scores the mention's weight times its specificity,
+// callables and types of the variantFiles leading files are read (and
+// those the task's code reaches, hook.go), since a compound name is
+// still extended all over a large project (is_subset in every
+// is_subset_* handler) and the fix is where the task's files are. Each variant scores the mention's weight times its specificity,
 // 1/(1+ln n) over the n variants of the name in those files, at most 1.
 // It is not scaled to its maximum, as most features are: that would
 // give six variants of one name the score of the one variant of another.
@@ -38,10 +38,6 @@ func (r *ranker) variants(files []RankedFile) {
 	if r.par.Weights[FeatVariant] == 0 {
 		return
 	}
-	type compound struct {
-		name   string // lower case
-		weight float64
-	}
 	var names []compound
 	for _, m := range r.q.idents {
 		name := lastSegment(m.text)
@@ -52,22 +48,44 @@ func (r *ranker) variants(files []RankedFile) {
 	if len(names) == 0 {
 		return
 	}
-	feat := r.feat[FeatVariant]
 	found := make([][]int32, len(names))
+	lead := make(map[int32]bool, variantFiles)
 	for _, f := range files[:min(len(files), variantFiles)] {
+		lead[f.file] = true
 		for _, d := range r.c.files[f.file].defs {
-			def := &r.c.defs[d]
-			if !callableOrType(def.Kind) {
-				continue
-			}
-			lower := strings.ToLower(def.Name)
-			for i, n := range names {
-				if extendsName(lower, n.name) {
-					found[i] = append(found[i], d)
-				}
-			}
+			r.matchVariant(d, names, found)
 		}
 	}
+	r.scoreVariants(names, found)
+	r.scoreVariants(names, r.reachedVariants(names, lead))
+}
+
+// A compound is a compound name the task names, in lower case, and the
+// weight of its mention.
+type compound struct {
+	name   string
+	weight float64
+}
+
+// matchVariant adds d to found[i] if it is a callable or type whose name
+// extends names[i].
+func (r *ranker) matchVariant(d int32, names []compound, found [][]int32) {
+	def := &r.c.defs[d]
+	if !callableOrType(def.Kind) {
+		return
+	}
+	lower := strings.ToLower(def.Name)
+	for i, n := range names {
+		if extendsName(lower, n.name) {
+			found[i] = append(found[i], d)
+		}
+	}
+}
+
+// scoreVariants gives the variants found[i] of names[i] the mention's
+// weight times their specificity, 1/(1+ln n) over the n of them.
+func (r *ranker) scoreVariants(names []compound, found [][]int32) {
+	feat := r.feat[FeatVariant]
 	for i, n := range names {
 		spec := 1 / (1 + math.Log(float64(max(len(found[i]), 1))))
 		for _, d := range found[i] {
