@@ -140,7 +140,10 @@ to:
     name (at most maxTargets definitions), split among the definitions
     a name may mean; the anchor's own name on another receiver
     (Dataset.quantile calling var.quantile, a make_xref calling its
-    base's) counts delegateSameName times more.
+    base's) counts delegateSameName times more. A Python builtin
+    (id(e), set(), str) names no definition of the project, though the
+    references, which record f() and obj.f() alike, would resolve it to
+    one (builtinuse.go: CallSpec2.id, Cache.set).
 
   - variant: a callable of the ten leading files whose name is a
     compound name the task names (two words or more, itself the name

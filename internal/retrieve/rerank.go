@@ -166,6 +166,9 @@ func (r *ranker) followUses(ctx context.Context, e *Engine, from []int32, skip i
 		return
 	}
 	for _, edge := range edges {
+		if r.builtinUse(source[edge.Scope], edge.Name) {
+			continue
+		}
 		var targets []int32
 		for _, d := range r.c.names.get(strings.ToLower(edge.Name)) {
 			def := &r.c.defs[d]
