@@ -356,8 +356,38 @@ func flatGroups(m map[string][]int32) groups {
 type textBuilder struct {
 	ids      map[string]uint32
 	terms    []string
-	raw      []rawPosting
+	raw      postingChunks
 	fieldLen []float32
+}
+
+// postingChunks is a builder's postings in the order added, in chunks
+// that are never copied as they grow: a builder's postings are most of
+// a corpus build's heap (some 20 MB on sympy), and a slice grown by
+// append held its old and new arrays both while it copied.
+type postingChunks struct {
+	chunks [][]rawPosting
+	n      int
+}
+
+// Chunks start small, for the few postings of a patch, and double up
+// to maxChunk postings.
+const (
+	minChunk = 1 << 10
+	maxChunk = 1 << 16
+)
+
+func (c *postingChunks) add(r rawPosting) {
+	last := len(c.chunks) - 1
+	if last < 0 || len(c.chunks[last]) == cap(c.chunks[last]) {
+		size := minChunk
+		if last >= 0 {
+			size = min(2*cap(c.chunks[last]), maxChunk)
+		}
+		c.chunks = append(c.chunks, make([]rawPosting, 0, size))
+		last++
+	}
+	c.chunks[last] = append(c.chunks[last], r)
+	c.n++
 }
 
 type rawPosting struct {
@@ -392,7 +422,7 @@ func (t *textBuilder) add(term uint32, doc int32, f index.Field, count uint32) {
 		t.fieldLen = append(t.fieldLen, 0)
 	}
 	t.fieldLen[int(doc)*int(index.NumFields)+int(f)] += float32(count)
-	t.raw = append(t.raw, rawPosting{term, makePosting(doc, f, count)})
+	t.raw.add(rawPosting{term, makePosting(doc, f, count)})
 }
 
 // build lays the postings out in the canonical order: terms sorted,
@@ -413,39 +443,78 @@ func (t *textBuilder) build() bm25 {
 		terms[r] = t.terms[id]
 	}
 	// Two stable counting sorts, by document, then by term; a document's
-	// postings of a term were added adjacent, fields ascending.
-	docs := len(t.fieldLen) / int(index.NumFields)
-	byDoc := make([]rawPosting, len(t.raw))
+	// postings of a term were added adjacent, fields ascending. Postings
+	// added in document order already (a file's, always) skip the first,
+	// in place: a builder's postings are most of a corpus build's heap,
+	// and a sorted copy beside them was its peak.
+	raw := t.raw
+	t.raw, t.ids = postingChunks{}, nil // let the collector have them once laid out
+	if !raw.byDocument() {
+		raw = raw.sortByDocument(len(t.fieldLen) / int(index.NumFields))
+	}
+	for _, ch := range raw.chunks {
+		for i := range ch {
+			ch[i].term = rank[ch[i].term]
+		}
+	}
+	return layOut(terms, &raw, t.fieldLen)
+}
+
+// byDocument reports whether the postings are in document order.
+func (c *postingChunks) byDocument() bool {
+	last := int32(-1)
+	for _, ch := range c.chunks {
+		for _, r := range ch {
+			if r.doc < last {
+				return false
+			}
+			last = r.doc
+		}
+	}
+	return true
+}
+
+// sortByDocument returns the postings in document order, stably: a
+// counting sort over docs documents.
+func (c *postingChunks) sortByDocument(docs int) postingChunks {
+	byDoc := make([]rawPosting, c.n)
 	next := make([]uint32, docs+1)
-	for _, r := range t.raw {
-		next[r.doc+1]++
+	for _, ch := range c.chunks {
+		for _, r := range ch {
+			next[r.doc+1]++
+		}
 	}
 	for d := range docs {
 		next[d+1] += next[d]
 	}
-	for _, r := range t.raw {
-		r.term = rank[r.term]
-		byDoc[next[r.doc]] = r
-		next[r.doc]++
+	for _, ch := range c.chunks {
+		for _, r := range ch {
+			byDoc[next[r.doc]] = r
+			next[r.doc]++
+		}
 	}
-	return layOut(terms, byDoc, t.fieldLen)
+	return postingChunks{chunks: [][]rawPosting{byDoc}, n: len(byDoc)}
 }
 
 // layOut makes a bm25 of terms (sorted) from postings in document order
 // whose term is an index into terms.
-func layOut(terms []string, raw []rawPosting, fieldLen []float32) bm25 {
+func layOut(terms []string, raw *postingChunks, fieldLen []float32) bm25 {
 	b := bm25{terms: terms, start: make([]uint32, len(terms)+1), df: make([]uint32, len(terms)), fieldLen: fieldLen}
-	for _, r := range raw {
-		b.start[r.term+1]++
+	for _, ch := range raw.chunks {
+		for _, r := range ch {
+			b.start[r.term+1]++
+		}
 	}
 	for i := range terms {
 		b.start[i+1] += b.start[i]
 	}
 	next := slices.Clone(b.start[:len(terms)])
-	b.entries = make([]posting, len(raw))
-	for _, r := range raw {
-		b.entries[next[r.term]] = r.posting
-		next[r.term]++
+	b.entries = make([]posting, raw.n)
+	for _, ch := range raw.chunks {
+		for _, r := range ch {
+			b.entries[next[r.term]] = r.posting
+			next[r.term]++
+		}
 	}
 	b.countDocs()
 	b.slots = hashTerms(b.terms)

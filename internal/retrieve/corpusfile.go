@@ -73,11 +73,7 @@ func encodeCorpus(c *corpus) ([][]byte, error) {
 		w.uint32s(b.slots)
 		w.uint32s(b.start)
 		w.uint32s(b.df)
-		pairs := make([]uint32, 0, 2*len(b.entries))
-		for _, p := range b.entries {
-			pairs = append(pairs, uint32(p.doc), p.fc)
-		}
-		w.uint32s(pairs)
+		w.postings(b.entries)
 		w.float32s(b.fieldLen)
 	}
 	return w.sections, nil
@@ -315,9 +311,28 @@ func (w *sectionWriter) int64s(xs []int64) {
 	w.sections = append(w.sections, b)
 }
 
+// postings writes ps as (doc, count<<3|field) pairs: on a little-endian
+// machine, ps's own memory, which is that layout already (a copy was a
+// fifth of a corpus build's peak heap on sympy).
+func (w *sectionWriter) postings(ps []posting) {
+	if littleEndian && unsafe.Sizeof(posting{}) == 8 && unsafe.Offsetof(posting{}.fc) == 4 {
+		w.uint32s(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(ps))), 2*len(ps)))
+		return
+	}
+	pairs := make([]uint32, 0, 2*len(ps))
+	for _, p := range ps {
+		pairs = append(pairs, uint32(p.doc), p.fc)
+	}
+	w.uint32s(pairs)
+}
+
 func (w *sectionWriter) strings(ss []string) {
+	n := 0
+	for _, s := range ss {
+		n += len(s)
+	}
 	offs := make([]uint32, 0, len(ss)+1)
-	var blob []byte
+	blob := make([]byte, 0, n)
 	offs = append(offs, 0)
 	for _, s := range ss {
 		blob = append(blob, s...)

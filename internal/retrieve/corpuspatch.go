@@ -532,18 +532,22 @@ func (t *textBuilder) byTerm() ([]string, [][]posting) {
 		terms[r] = t.terms[id]
 	}
 	next := make([]uint32, len(terms)+1)
-	for _, r := range t.raw {
-		next[rank[r.term]+1]++
+	for _, ch := range t.raw.chunks {
+		for _, r := range ch {
+			next[rank[r.term]+1]++
+		}
 	}
 	for i := range terms {
 		next[i+1] += next[i]
 	}
 	bounds := slices.Clone(next)
-	all := make([]posting, len(t.raw))
-	for _, r := range t.raw {
-		k := rank[r.term]
-		all[next[k]] = r.posting
-		next[k]++
+	all := make([]posting, t.raw.n)
+	for _, ch := range t.raw.chunks {
+		for _, r := range ch {
+			k := rank[r.term]
+			all[next[k]] = r.posting
+			next[k]++
+		}
 	}
 	lists := make([][]posting, len(terms))
 	for i := range lists {
