@@ -1,7 +1,5 @@
 package retrieve
 
-import "path"
-
 // siblingLift adds to each file's score DirShare of the best score of
 // another file in its directory: the files a fix spans are most often
 // neighbours (a package's module and its importer, its typehints), and
@@ -12,20 +10,18 @@ func (r *ranker) siblingLift(out []RankedFile) {
 		return // a second-stage lift: it fills the places below the leader
 	}
 	type top2 struct{ a, b float64 }
-	dirs := make(map[string]top2)
+	dirs := make([]top2, r.c.ndirs)
 	for _, f := range out {
-		d := path.Dir(f.Path)
-		t := dirs[d]
+		t := &dirs[r.c.dir[f.file]]
 		switch {
 		case f.Score > t.a:
 			t.a, t.b = f.Score, t.a
 		case f.Score > t.b:
 			t.b = f.Score
 		}
-		dirs[d] = t
 	}
 	for i := range out {
-		t := dirs[path.Dir(out[i].Path)]
+		t := dirs[r.c.dir[out[i].file]]
 		other := t.a
 		if out[i].Score == t.a {
 			other = t.b

@@ -698,10 +698,24 @@ func (r *ranker) rankFiles() []RankedFile {
 			out[i].Score = min(out[i].Score, below(r.cap.fileScore))
 		}
 	}
-	slices.SortFunc(out, func(a, b RankedFile) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
+	// Sort keys, not the files themselves (a RankedFile, with its parts,
+	// is some 90 bytes, and most files of a large tree score).
+	type key struct {
+		score float64
+		i     int32
+	}
+	keys := make([]key, len(out))
+	for i := range out {
+		keys[i] = key{out[i].Score, int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(out[a.i].Path, out[b.i].Path))
 	})
-	return out[:min(len(out), rankDepth)]
+	ranked := make([]RankedFile, min(len(keys), rankDepth))
+	for j := range ranked {
+		ranked[j] = out[keys[j].i]
+	}
+	return ranked
 }
 
 // scaleMax divides xs by its maximum, so the best is 1. The maximum is

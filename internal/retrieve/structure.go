@@ -19,6 +19,8 @@ type structure struct {
 	vendored []bool             // per file: a copy of another project (requests/packages/urllib3, _vendor, externals)
 	breadth  []float64          // per file: ln of its distinct terms over the corpus median's; ≥ 0
 	dispatch map[string][]int32 // lower-case class name → definitions named for it (_print_Sum, visit_Tuple, convert_X)
+	dir      []int32            // per file: its directory, numbered from 0 (siblingLift)
+	ndirs    int                // how many directories dir numbers
 }
 
 // deriveStructure computes c.structure. It reads c.files, c.defs and
@@ -28,9 +30,19 @@ func (c *corpus) deriveStructure() {
 		vendored: make([]bool, len(c.files)),
 		dispatch: make(map[string][]int32),
 	}
+	s.dir = make([]int32, len(c.files))
+	dirs := make(map[string]int32)
 	for i := range c.files {
 		s.vendored[i] = isVendoredPath(c.files[i].path)
+		d := path.Dir(c.files[i].path)
+		n, ok := dirs[d]
+		if !ok {
+			n = int32(len(dirs))
+			dirs[d] = n
+		}
+		s.dir[i] = n
 	}
+	s.ndirs = len(dirs)
 	for d := range c.defs {
 		def := &c.defs[d]
 		if def.file < 0 || !def.Kind.IsCallable() {
