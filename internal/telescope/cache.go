@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/winnowhq/winnow/internal/store"
@@ -17,7 +16,7 @@ import (
 // node's id and inputs are checked) rather than served.
 const idLen = 12
 
-var idPattern = regexp.MustCompile(`^[0-9a-f]{12}(\.[1-9][0-9]*)?$`)
+var idPattern = lazy(`^[0-9a-f]{12}(\.[1-9][0-9]*)?$`)
 
 // nodeID hashes a node's inputs, each part separated so that no two lists collide.
 func nodeID(parts ...string) string {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -20,13 +19,13 @@ type finding struct {
 }
 
 var (
-	severityLabel = regexp.MustCompile(`(?i)\b(severity|risk|impact|priority|level|rating)\b\W{0,4}(critical|high|medium|moderate|low|info(?:rmational)?|error|warning|note)\b`)
-	severityTag   = regexp.MustCompile(`(?i)(?:^|[\s\[(|])(critical|high|medium|moderate|low|informational)(?:[\])|:]|\s*\|)`)
-	severityLead  = regexp.MustCompile(`^\s*(?:[-*+]\s+)?\[?(CRITICAL|HIGH|MEDIUM|MODERATE|LOW)\]?[:\s-]`)
-	findingIDs    = regexp.MustCompile(`\b(CVE-\d{4}-\d{4,}|CWE-\d+|GHSA(?:-[0-9a-z]{4}){3}|OSV-\d{4}-\d+|RUSTSEC-\d{4}-\d+|PYSEC-\d{4}-\d+)\b`)
-	findingWord   = regexp.MustCompile(`(?i)\b(finding|issue|vulnerabilit(y|ies)|weakness|bug)\s*(#|no\.?|number)?\s*[A-Z]*-?\d+`)
-	fileLocation  = regexp.MustCompile("`?([\\w./-]+\\.[a-zA-Z]{1,5}):(\\d+)`?")
-	markerComment = regexp.MustCompile(`\b(TODO|FIXME|XXX|HACK|BUG|SECURITY|nosec|NOSONAR|nolint|noqa|eslint-disable\S*|type:\s*ignore)\b`)
+	severityLabel = lazy(`(?i)\b(severity|risk|impact|priority|level|rating)\b\W{0,4}(critical|high|medium|moderate|low|info(?:rmational)?|error|warning|note)\b`)
+	severityTag   = lazy(`(?i)(?:^|[\s\[(|])(critical|high|medium|moderate|low|informational)(?:[\])|:]|\s*\|)`)
+	severityLead  = lazy(`^\s*(?:[-*+]\s+)?\[?(CRITICAL|HIGH|MEDIUM|MODERATE|LOW)\]?[:\s-]`)
+	findingIDs    = lazy(`\b(CVE-\d{4}-\d{4,}|CWE-\d+|GHSA(?:-[0-9a-z]{4}){3}|OSV-\d{4}-\d+|RUSTSEC-\d{4}-\d+|PYSEC-\d{4}-\d+)\b`)
+	findingWord   = lazy(`(?i)\b(finding|issue|vulnerabilit(y|ies)|weakness|bug)\s*(#|no\.?|number)?\s*[A-Z]*-?\d+`)
+	fileLocation  = lazy("`?([\\w./-]+\\.[a-zA-Z]{1,5}):(\\d+)`?")
+	markerComment = lazy(`\b(TODO|FIXME|XXX|HACK|BUG|SECURITY|nosec|NOSONAR|nolint|noqa|eslint-disable\S*|type:\s*ignore)\b`)
 )
 
 // findings is audit_findings: the finding-shaped records of reports. In prose, a section

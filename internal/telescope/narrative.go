@@ -3,7 +3,6 @@ package telescope
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -18,11 +17,11 @@ type section struct {
 }
 
 var (
-	atxHeading = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
-	adocHead   = regexp.MustCompile(`^(={1,6})\s+(.+)$`)
-	orgHead    = regexp.MustCompile(`^(\*{1,6})\s+(.+)$`)
-	rstRule    = regexp.MustCompile(`^([=\-~^"'*+#<>:.` + "`" + `_])+$`)
-	setextRule = regexp.MustCompile(`^(=+|-+)\s*$`)
+	atxHeading = lazy(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
+	adocHead   = lazy(`^(={1,6})\s+(.+)$`)
+	orgHead    = lazy(`^(\*{1,6})\s+(.+)$`)
+	rstRule    = lazy(`^([=\-~^"'*+#<>:.` + "`" + `_])+$`)
+	setextRule = lazy(`^(=+|-+)\s*$`)
 )
 
 // sections splits a document at its headings. Text before the first heading, if any, is a

@@ -3,7 +3,6 @@ package telescope
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -15,18 +14,18 @@ import (
 // find sites to read, they do not judge them.
 type siteCategory struct {
 	name string
-	re   *regexp.Regexp
+	re   *lazyRegexp
 }
 
 var siteCategories = []siteCategory{
-	{"auth", regexp.MustCompile(`(?i)\b(auth\w*|login|logout|passw(or)?d|passwd|credential\w*|session\w*|jwt|oauth\w*|bearer|csrf|xsrf|api[_-]?key|secret\w*|permission\w*|authori[sz]\w*|acl|rbac|is_?admin|sudo)\b`)},
-	{"crypto", regexp.MustCompile(`(?i)\b(crypto\w*|cipher\w*|aes|rsa|ecdsa|ed25519|hmac|sha1|sha256|sha512|md5|bcrypt|scrypt|pbkdf2|argon2|encrypt\w*|decrypt\w*|nonce|x509|tls|ssl|certificate|private_?key|signature|random\.random|math/rand|secrets\.token\w*)\b`)},
-	{"input", regexp.MustCompile(`(?i)\b(validat\w*|saniti[sz]\w*|escape\w*|unescape\w*|untrusted|user_?input|request\.(form|args|values|json|body|query|params|files|get_json)|req\.(body|query|params)|r\.(FormValue|URL\.Query|PostForm)|getParameter|input\(|sys\.argv|os\.Args|flag\.\w+\()`)},
-	{"file", regexp.MustCompile(`\b(open\(|os\.(Open|OpenFile|Create|ReadFile|WriteFile|Remove|RemoveAll|Rename|Chmod|Chown|Mkdir\w*|Symlink|Link)|ioutil\.\w+|filepath\.(Join|Abs|EvalSymlinks)|os\.path\.join|shutil\.\w+|pathlib|fopen|fwrite|unlink\(|tempfile|os\.remove|os\.makedirs|chmod\(|readFileSync|writeFileSync|fs\.\w+)`)},
-	{"network", regexp.MustCompile(`\b(http\.(Get|Post|Do|NewRequest\w*|ListenAndServe\w*|Client|Server)|net\.(Dial\w*|Listen\w*)|requests\.(get|post|put|delete|request|Session)|urllib\w*|urlopen|socket\.\w+|fetch\(|axios|XMLHttpRequest|HttpClient|curl_\w+|grpc\.\w+|websocket\w*)`)},
-	{"process", regexp.MustCompile(`\b(exec\.Command\w*|os/exec|syscall\.Exec|subprocess\.\w+|os\.system|os\.popen|popen\(|Popen|shell\s*=\s*True|Runtime\.getRuntime|ProcessBuilder|child_process|spawn\(|execSync|system\(|eval\(|exec\(|compile\()`)},
-	{"sql", regexp.MustCompile(`(?i)(\b(select\s+[\w*,\s.]+\s+from|insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+table|create\s+table)\b|\.(QueryContext|QueryRowContext|ExecContext|Query|QueryRow|Exec|execute|executemany|executescript|raw)\(|cursor\(|sqlalchemy|\bsql\.Open\b)`)},
-	{"deserialise", regexp.MustCompile(`\b(pickle\.\w+|cPickle|marshal\.loads|yaml\.(load|unsafe_load)\(|yaml\.Unmarshal|unserialize|ObjectInputStream|readObject|BinaryFormatter|gob\.(NewDecoder|Decode)|json\.(Unmarshal|NewDecoder|loads|load)|xml\.(Unmarshal|NewDecoder)|ElementTree|lxml|shelve|jsonpickle|dill\.)`)},
+	{"auth", lazy(`(?i)\b(auth\w*|login|logout|passw(or)?d|passwd|credential\w*|session\w*|jwt|oauth\w*|bearer|csrf|xsrf|api[_-]?key|secret\w*|permission\w*|authori[sz]\w*|acl|rbac|is_?admin|sudo)\b`)},
+	{"crypto", lazy(`(?i)\b(crypto\w*|cipher\w*|aes|rsa|ecdsa|ed25519|hmac|sha1|sha256|sha512|md5|bcrypt|scrypt|pbkdf2|argon2|encrypt\w*|decrypt\w*|nonce|x509|tls|ssl|certificate|private_?key|signature|random\.random|math/rand|secrets\.token\w*)\b`)},
+	{"input", lazy(`(?i)\b(validat\w*|saniti[sz]\w*|escape\w*|unescape\w*|untrusted|user_?input|request\.(form|args|values|json|body|query|params|files|get_json)|req\.(body|query|params)|r\.(FormValue|URL\.Query|PostForm)|getParameter|input\(|sys\.argv|os\.Args|flag\.\w+\()`)},
+	{"file", lazy(`\b(open\(|os\.(Open|OpenFile|Create|ReadFile|WriteFile|Remove|RemoveAll|Rename|Chmod|Chown|Mkdir\w*|Symlink|Link)|ioutil\.\w+|filepath\.(Join|Abs|EvalSymlinks)|os\.path\.join|shutil\.\w+|pathlib|fopen|fwrite|unlink\(|tempfile|os\.remove|os\.makedirs|chmod\(|readFileSync|writeFileSync|fs\.\w+)`)},
+	{"network", lazy(`\b(http\.(Get|Post|Do|NewRequest\w*|ListenAndServe\w*|Client|Server)|net\.(Dial\w*|Listen\w*)|requests\.(get|post|put|delete|request|Session)|urllib\w*|urlopen|socket\.\w+|fetch\(|axios|XMLHttpRequest|HttpClient|curl_\w+|grpc\.\w+|websocket\w*)`)},
+	{"process", lazy(`\b(exec\.Command\w*|os/exec|syscall\.Exec|subprocess\.\w+|os\.system|os\.popen|popen\(|Popen|shell\s*=\s*True|Runtime\.getRuntime|ProcessBuilder|child_process|spawn\(|execSync|system\(|eval\(|exec\(|compile\()`)},
+	{"sql", lazy(`(?i)(\b(select\s+[\w*,\s.]+\s+from|insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+table|create\s+table)\b|\.(QueryContext|QueryRowContext|ExecContext|Query|QueryRow|Exec|execute|executemany|executescript|raw)\(|cursor\(|sqlalchemy|\bsql\.Open\b)`)},
+	{"deserialise", lazy(`\b(pickle\.\w+|cPickle|marshal\.loads|yaml\.(load|unsafe_load)\(|yaml\.Unmarshal|unserialize|ObjectInputStream|readObject|BinaryFormatter|gob\.(NewDecoder|Decode)|json\.(Unmarshal|NewDecoder|loads|load)|xml\.(Unmarshal|NewDecoder)|ElementTree|lxml|shelve|jsonpickle|dill\.)`)},
 }
 
 // siteContext is how many lines around a site are kept.

@@ -3,7 +3,6 @@ package telescope
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/winnowhq/winnow/internal/symbol"
@@ -17,7 +16,7 @@ const trivialLines = 3
 const maxKeyComments = 3
 
 // keyComment matches the comments worth keeping from a body: the ones that warn.
-var keyComment = regexp.MustCompile(`\b(TODO|FIXME|XXX|HACK|BUG|NOTE|SECURITY|WARNING|SAFETY|DEPRECATED|Deprecated|UNSAFE|INVARIANT)\b`)
+var keyComment = lazy(`\b(TODO|FIXME|XXX|HACK|BUG|NOTE|SECURITY|WARNING|SAFETY|DEPRECATED|Deprecated|UNSAFE|INVARIANT)\b`)
 
 // listed reports whether definitions of kind k get a line of their own; constants and
 // variables are named in one line per file, fields and members not at all.
