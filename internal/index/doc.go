@@ -216,16 +216,19 @@ the git log the full tier runs for the history; perf splits both:
 	perf report -i cold.data --no-children --comm winnow --sort symbol
 
 On sympy the full tier's CPU goes, in round numbers, to tree-sitter's
-parse (40%) and query matching (20%, in C: package lang reads the
-matches a batch at a time), SQLite (15%: the rows, then CREATE INDEX at
-commit, refs_name the largest), term documents (docs.go, 6%), the rest
-of extraction and the corpus file; git log of 20,000 commits for the
-history is another 2 s, in a process of its own. Its peak resident
+parse (45%), the walk of each tree that collects references and
+definitions (9%; package lang, walk.go: the query itself, imports only
+for Python, is now about 1%), SQLite (15%: the rows, then CREATE INDEX
+at commit, refs_name the largest), term documents (docs.go, 6%), the
+rest of extraction and the corpus file; git log of 20,000 commits for
+the history is another 2 s, in a process of its own. Its peak resident
 memory is the larger of the parse of the largest file (a syntax tree
 takes about 100 bytes of C memory per source byte: rules/sine.py, 733
-KB, some 70 MB) and the corpus build at the end (package retrieve; its
-Go heap), each on top of some 25 MB of the binary's own pages and
-SQLite's caches (dsn).
+KB, some 62 MB; glibc's arenas are capped at two and trimmed around
+such a parse, and the Go heap is held to what is live plus 16 MiB
+meanwhile: package lang, alloc.go) and the corpus build at the end
+(package retrieve; its Go heap), each on top of some 25 MB of the
+binary's own pages and SQLite's caches (dsn): about 150 MiB in all.
 
 The first answer on a tree never indexed, and its CPU in process:
 
