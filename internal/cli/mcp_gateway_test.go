@@ -28,6 +28,14 @@ func TestMCPGateway(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(up, "store.go"), []byte("package store\n\n// Store holds items and answers lookups by key, with a doc comment long enough to be worth deduplicating.\ntype Store struct{}\n\n// Get returns an item.\nfunc (s *Store) Get() int { return 42 }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Indexed in full before the upstream starts: an upstream that indexes
+	// the tree itself answers from the quick tier at first and from the full
+	// one once its background upgrade lands, and two calls on either side of
+	// that differ (a CI run under load saw it), where this test asks for the
+	// same result twice.
+	if code, _, stderr := run(t, "index", up); code != 0 {
+		t.Fatalf("index %s: %s", up, stderr)
+	}
 	tel := filepath.Join(t.TempDir(), "telemetry.jsonl")
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	toml := fmt.Sprintf(`version = 1
