@@ -268,29 +268,23 @@ func (p *patternParser) node() (*qnode, error) {
 			return nil, errUnsupported
 		}
 		n.kind, n.named = kind, true
-		for p.peek() != ")" {
-			if p.peek() == "" {
-				return nil, errUnsupported
-			}
+		err := p.until(")", func() error {
 			c, err := p.child()
-			if err != nil {
-				return nil, err
-			}
 			n.children = append(n.children, c)
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		p.next()
 	case t == "[":
-		for p.peek() != "]" {
-			if p.peek() == "" {
-				return nil, errUnsupported
-			}
+		err := p.until("]", func() error {
 			alt, err := p.node()
-			if err != nil {
-				return nil, err
-			}
 			n.alts = append(n.alts, alt)
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		p.next()
 	case t == "_":
 		n.kind = "_"
 	case strings.HasPrefix(t, `"`):
@@ -306,6 +300,21 @@ func (p *patternParser) node() (*qnode, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// until calls item for each item up to the token end, and reads past it;
+// a pattern that ends first is unsupported.
+func (p *patternParser) until(end string, item func() error) error {
+	for p.peek() != end {
+		if p.peek() == "" {
+			return errUnsupported
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+	p.next()
+	return nil
 }
 
 func (p *patternParser) captures(n *qnode) error {
