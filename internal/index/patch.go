@@ -60,7 +60,7 @@ func (w *writer) patchFile(ctx context.Context, fileID int64, old *fileRow, f *s
 		return 0, err
 	}
 	first := old.first
-	if !old.holds(syms) || !sameDefinitions(syms, old.first, f.Symbols) {
+	if old.nsym == 0 || old.nsym != len(syms) || !sameDefinitions(syms, old.first, f.Symbols) {
 		first = w.nextSym
 		w.nextSym += int64(len(f.Symbols))
 	}
@@ -85,22 +85,10 @@ func (w *writer) patchFile(ctx context.Context, fileID int64, old *fileRow, f *s
 	return first, w.queueImports(ctx, fileID, f.Imports)
 }
 
-// holds reports whether syms are the definitions the row says it has,
-// at its consecutive ids: ids that may be given again.
-func (r *fileRow) holds(syms map[int64]*oldSymbol) bool {
-	if r.nsym == 0 || len(syms) != r.nsym {
-		return false
-	}
-	for id := range syms {
-		if id < r.first || id >= r.first+int64(r.nsym) {
-			return false
-		}
-	}
-	return true
-}
-
 // sameDefinitions reports whether defs are the stored definitions syms,
-// at ids from first, by name, qualified name and kind.
+// at ids from first, by name, qualified name and kind. With as many of
+// them as the file's row says it has, the ids from first are then all
+// the file's: ids that may be given again.
 func sameDefinitions(syms map[int64]*oldSymbol, first int64, defs []symbol.Symbol) bool {
 	if len(defs) != len(syms) {
 		return false
