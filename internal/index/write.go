@@ -217,11 +217,13 @@ func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []
 	if terms == nil {
 		terms = []byte{}
 	}
+	// A file parsed before and again is patched (patch.go).
+	patch := f != nil && old != nil && old.skip == ""
 	var id, first int64
 	if old != nil {
 		id = old.id
 		var err error
-		if f != nil && old.skip == "" {
+		if patch {
 			first, err = w.patchFile(ctx, id, old, f)
 		} else {
 			first, err = w.nextSym, w.clearFile(ctx, id)
@@ -246,8 +248,8 @@ func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []
 			return wrap("insert file", err)
 		}
 	}
-	if f == nil || old != nil && old.skip == "" {
-		return nil // nothing extracted, or patched
+	if f == nil || patch {
+		return nil
 	}
 	return w.putSymbols(ctx, id, f)
 }
