@@ -3,6 +3,8 @@ package retrieve
 import (
 	"math"
 	"strings"
+
+	"github.com/winnowhq/winnow/internal/terms"
 )
 
 // Variants: a definition whose name is an identifier the task names with
@@ -24,8 +26,9 @@ import (
 // callables and types of the variantFiles leading files are read (and
 // those the task's code reaches, hook.go), since a compound name is
 // still extended all over a large project (is_subset in every
-// is_subset_* handler) and the fix is where the task's files are. Each variant scores the mention's weight times its specificity,
-// 1/(1+ln n) over the n variants of the name in those files, at most 1.
+// is_subset_* handler) and the fix is where the task's files are. Each
+// variant scores the mention's weight times its specificity, 1/(1+ln n)
+// over the n variants of the name in those files, at most 1.
 // It is not scaled to its maximum, as most features are: that would
 // give six variants of one name the score of the one variant of another.
 // It runs in the second stage (rerank.go), from its file ranking, and
@@ -127,23 +130,6 @@ func extendsName(name, base string) bool {
 	}
 }
 
-// wordCount is the number of words of an identifier: its parts between
-// underscores, and camelCase humps within them.
-func wordCount(s string) int {
-	n := 0
-	for part := range strings.SplitSeq(s, "_") {
-		if part == "" {
-			continue
-		}
-		n++
-		for i := 1; i < len(part); i++ {
-			acronymEnd := i+1 < len(part) && !isUpperASCII(part[i+1]) // the A of HTTPAdapter
-			if isUpperASCII(part[i]) && (!isUpperASCII(part[i-1]) || acronymEnd) {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+// wordCount is the number of words of an identifier, as
+// terms.SplitIdentifier parts it.
+func wordCount(s string) int { return len(terms.SplitIdentifier(s)) }
