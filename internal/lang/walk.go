@@ -416,12 +416,6 @@ type walkRules struct {
 // patterns can start.
 func (w *walkRules) rooted() bool { return w != nil && w.c.root != nil }
 
-// unroot stops the walk listing roots.
-func (w *walkRules) unroot() {
-	C.free(unsafe.Pointer(w.c.root))
-	w.c.root = nil
-}
-
 // A walkRule is what a chain's matches mean: the reference kind of a
 // reference chain, the pattern (its place in the query source) of a
 // definition chain, and the text predicates on the chain's leaf and on
