@@ -23,16 +23,8 @@ func (v *vocab) appendPieceRanks(dst []int, piece string) []int {
 	if r, ok := v.rank(piece); ok {
 		return append(dst, r)
 	}
-	if len(piece) < heapFrom {
-		var buf [heapFrom]int32
-		bounds := v.mergeScan(piece, buf[:0])
-		for i := 0; i+1 < len(bounds); i++ {
-			r, _ := v.rank(piece[bounds[i]:bounds[i+1]])
-			dst = append(dst, r)
-		}
-		return dst
-	}
-	bounds := v.mergeHeap(piece)
+	var buf [heapFrom]int32
+	bounds := v.merge(piece, buf[:0])
 	for i := 0; i+1 < len(bounds); i++ {
 		r, _ := v.rank(piece[bounds[i]:bounds[i+1]])
 		dst = append(dst, r)
@@ -48,11 +40,18 @@ func (v *vocab) countPiece(piece string) int {
 	if _, ok := v.rank(piece); ok {
 		return 1
 	}
+	var buf [heapFrom]int32
+	return len(v.merge(piece, buf[:0])) - 1
+}
+
+// merge returns the boundaries of the parts piece merges into, by
+// mergeScan for short pieces (with buf as scratch space) and by mergeHeap
+// for long ones.
+func (v *vocab) merge(piece string, buf []int32) []int32 {
 	if len(piece) < heapFrom {
-		var buf [heapFrom]int32
-		return len(v.mergeScan(piece, buf[:0])) - 1
+		return v.mergeScan(piece, buf)
 	}
-	return len(v.mergeHeap(piece)) - 1
+	return v.mergeHeap(piece)
 }
 
 // pairRank returns the rank of piece[a:c], or noRank if it is no token.
