@@ -131,14 +131,6 @@ func (x *extraction) walkHolds(use, span byteSpan, r *walkRule) bool {
 		(r.spanPreds == nil || holds(r.spanPreds, x.bytesAt(span)))
 }
 
-// bytesAt is the source of a span, or nil.
-func (x *extraction) bytesAt(sp byteSpan) []byte {
-	if sp.end > uint32(len(x.src)) || sp.start > sp.end {
-		return nil
-	}
-	return x.src[sp.start:sp.end]
-}
-
 // match records one match: caps are its captures, spans their nodes'
 // byte ranges.
 func (x *extraction) match(pattern uint, caps []sitter.QueryCapture, spans []byteSpan) {
@@ -562,11 +554,14 @@ func (x *extraction) text(n *sitter.Node) string {
 }
 
 // textAt is the source text of a span.
-func (x *extraction) textAt(sp byteSpan) string {
+func (x *extraction) textAt(sp byteSpan) string { return string(x.bytesAt(sp)) }
+
+// bytesAt is the source of a span, or nil.
+func (x *extraction) bytesAt(sp byteSpan) []byte {
 	if sp.end > uint32(len(x.src)) || sp.start > sp.end {
-		return ""
+		return nil
 	}
-	return string(x.src[sp.start:sp.end])
+	return x.src[sp.start:sp.end]
 }
 
 func span(n *sitter.Node) symbol.Span {
