@@ -97,7 +97,7 @@ Languages: ` + strings.Join(lang.Names(), ", ") + `.`,
 // watcher keeps the index current.
 func (a *app) runIndex(ctx context.Context, opts index.Options, watch, asJSON, quick bool) error {
 	opts.QuickFirst = !opts.Rebuild // a rebuild answers from the old index meanwhile
-	ease, eased := func(p index.Progress) index.Progress { return p }, func() {}
+	ease, eased := keepProgress, func() {}
 	if !watch && !opts.Rebuild {
 		ease, eased = easeGC()
 		defer eased()
@@ -224,15 +224,14 @@ const (
 // the update reads more than easedFiles files, and done, which restores
 // it for good.
 func easeGC() (wrap func(index.Progress) index.Progress, done func()) {
-	keep := func(p index.Progress) index.Progress { return p }
 	if old := debug.SetGCPercent(800); old != 100 {
 		debug.SetGCPercent(old) // GOGC was set: keep it
-		return keep, func() {}
+		return keepProgress, func() {}
 	}
 	if old := debug.SetMemoryLimit(easedHeap); old != math.MaxInt64 {
 		debug.SetMemoryLimit(old) // GOMEMLIMIT was set: keep both
 		debug.SetGCPercent(100)
-		return keep, func() {}
+		return keepProgress, func() {}
 	}
 	var once sync.Once
 	done = func() {
@@ -252,6 +251,10 @@ func easeGC() (wrap func(index.Progress) index.Progress, done func()) {
 		}
 	}, done
 }
+
+// keepProgress is the wrapper of an update's progress that changes
+// nothing.
+func keepProgress(p index.Progress) index.Progress { return p }
 
 // repairingUpdate opens the index, checks it for damage unless winnow
 // left it as it is (index.Index.Checked), and brings it up to date. A corrupt index, found by the check or by the update, is
