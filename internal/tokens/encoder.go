@@ -41,18 +41,10 @@ func (e *encoder) pieces(text string, yield func(string)) {
 
 // count returns the number of tokens in text.
 func (e *encoder) count(text string) int {
-	text = valid(text)
 	n := 0
-	for i := 0; i < len(text); {
-		end := e.piece(text, i)
-		if end < 0 {
-			_, size := utf8.DecodeRuneInString(text[i:])
-			i += size
-			continue
-		}
-		n += e.vocab.countPiece(text[i:end])
-		i = end
-	}
+	e.pieces(valid(text), func(p string) {
+		n += e.vocab.countPiece(p)
+	})
 	return n
 }
 
