@@ -56,13 +56,8 @@ func (s *Snapshot) FileKeys(ctx context.Context) (_ []FileKey, err error) {
 // total every update keeps in meta, which counting the rows (a walk of
 // every page of the table, 1.7 ms of a one-file update on sympy) would
 // only confirm.
-func (s *Snapshot) NumSymbols(ctx context.Context) (_ int, err error) {
-	defer s.classify(&err)
-	var n int
-	if err := s.tx.QueryRowContext(ctx, runningTotal("symbols")).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count symbols: %w", err)
-	}
-	return n, nil
+func (s *Snapshot) NumSymbols(ctx context.Context) (int, error) {
+	return s.runningTotal(ctx, "symbols", "count symbols")
 }
 
 // ForEachBriefOf is ForEachBrief for the definitions of the given files
@@ -292,8 +287,14 @@ func (ix *Index) DeltaCurrent(want CorpusKey) bool {
 	return err == nil && base == db
 }
 
-// runningTotal is the query of a table's number of rows from the
-// running total of meta, counted when there is none.
-func runningTotal(table string) string {
-	return "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '" + table + "'), (SELECT count(*) FROM " + table + "))"
+// runningTotal returns a table's number of rows from the running total
+// of meta, counted when there is none; what names the count in an error.
+func (s *Snapshot) runningTotal(ctx context.Context, table, what string) (_ int, err error) {
+	defer s.classify(&err)
+	var n int
+	q := "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '" + table + "'), (SELECT count(*) FROM " + table + "))"
+	if err := s.tx.QueryRowContext(ctx, q).Scan(&n); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
+	return n, nil
 }

@@ -203,13 +203,8 @@ func (s *Snapshot) ForEachRef(ctx context.Context, fn func(row int64, e *Edge) e
 
 // NumRefs returns the number of references in the index (the running
 // total, as NumSymbols).
-func (s *Snapshot) NumRefs(ctx context.Context) (_ int, err error) {
-	defer s.classify(&err)
-	var n int64
-	if err := s.tx.QueryRowContext(ctx, runningTotal("refs")).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count references: %w", err)
-	}
-	return int(n), nil
+func (s *Snapshot) NumRefs(ctx context.Context) (int, error) {
+	return s.runningTotal(ctx, "refs", "count references")
 }
 
 // ForEachRefOf is ForEachRef for the references in the given files only.
