@@ -56,7 +56,7 @@ func BenchmarkLoad(b *testing.B) {
 		}{{"query", true}, {"walk", false}} {
 			b.Run(name+"/"+mode.name, func(b *testing.B) {
 				for b.Loop() {
-					fresh := &Language{Name: l.Name, grammar: l.grammar, rules: l.rules, queries: l.queries, queryOnly: mode.queryOnly}
+					fresh := unloaded(l, mode.queryOnly)
 					if err := fresh.load(); err != nil {
 						b.Fatal(err)
 					}
@@ -75,7 +75,7 @@ func BenchmarkParse(b *testing.B) {
 	names, data, langs := benchSources(b)
 	for _, name := range []string{"python", "go", "typescript", "java", "cpp"} {
 		l := ByName(name)
-		queryOnly := &Language{Name: l.Name, grammar: l.grammar, rules: l.rules, queries: l.queries, queryOnly: true}
+		queryOnly := unloaded(l, true)
 		for _, mode := range []struct {
 			name string
 			l    *Language

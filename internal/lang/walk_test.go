@@ -27,10 +27,7 @@ func TestWalkAgreesWithQuery(t *testing.T) {
 	} {
 		files, langs = append(files, f), append(langs, ForPath(f.Name))
 	}
-	queryOnly := make(map[*Language]*Language)
-	for _, l := range languages {
-		queryOnly[l] = &Language{Name: l.Name, grammar: l.grammar, rules: l.rules, queries: l.queries, queryOnly: true}
-	}
+	queryOnly := queryOnlyLanguages()
 	p := NewParser()
 	defer p.Close()
 	refs := 0
@@ -55,6 +52,21 @@ func TestWalkAgreesWithQuery(t *testing.T) {
 	if refs < 10*len(files) {
 		t.Errorf("%d references in %d files: too few to compare", refs, len(files))
 	}
+}
+
+// unloaded is a copy of l that compiles its query afresh, with every
+// pattern left in the query when queryOnly: the peer the walk is held to.
+func unloaded(l *Language, queryOnly bool) *Language {
+	return &Language{Name: l.Name, grammar: l.grammar, rules: l.rules, queries: l.queries, queryOnly: queryOnly}
+}
+
+// queryOnlyLanguages maps every language to its query-only copy.
+func queryOnlyLanguages() map[*Language]*Language {
+	m := make(map[*Language]*Language)
+	for _, l := range languages {
+		m[l] = unloaded(l, true)
+	}
+	return m
 }
 
 func TestWalkChains(t *testing.T) {
@@ -193,10 +205,7 @@ func FuzzWalkAgreesWithQuery(f *testing.F) {
 	for i, file := range files {
 		f.Add(uint8(slicesIndex(langs[i])), file.Data)
 	}
-	queryOnly := make(map[*Language]*Language)
-	for _, l := range languages {
-		queryOnly[l] = &Language{Name: l.Name, grammar: l.grammar, rules: l.rules, queries: l.queries, queryOnly: true}
-	}
+	queryOnly := queryOnlyLanguages()
 	p := NewParser()
 	defer p.Close()
 	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
