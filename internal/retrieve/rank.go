@@ -472,16 +472,22 @@ func nonZero(col []float64, limit int, out []int32) ([]int32, bool) {
 	return out, true
 }
 
-// rescore brings the scores up to date with feature f, set since the
-// last combine, which saw it zero everywhere: only the definitions f
-// scores change, a few hundred of tens of thousands, and each is summed
+// rescore brings the scores up to date with features fs, set since the
+// last combine, which saw them zero everywhere: only the definitions they
+// score change, a few hundred of tens of thousands, and each is summed
 // again as combine sums it, so the scores are combine's to the last bit.
 // The cap of the second stage, set once, holds them all down.
-func (r *ranker) rescore(f Feature) {
-	if r.par.Weights[f] != 0 {
+func (r *ranker) rescore(fs ...Feature) {
+	var set [][]float64
+	for _, f := range fs {
+		if r.par.Weights[f] != 0 {
+			set = append(set, r.feat[f])
+		}
+	}
+	if len(set) > 0 {
 		w := r.weighted()
-		for d, v := range r.feat[f] {
-			if v != 0 && r.c.defs[d].file >= 0 {
+		for d := range r.score {
+			if r.c.defs[d].file >= 0 && slices.ContainsFunc(set, func(v []float64) bool { return v[d] != 0 }) {
 				r.score[d] = r.final(d, w.sum(d))
 			}
 		}

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/winnowhq/winnow/internal/index"
@@ -49,7 +50,7 @@ const (
 
 // rerank runs the second stage and scores again.
 func (r *ranker) rerank(ctx context.Context, e *Engine) {
-	if r.par.Weights[FeatDelegate] == 0 && r.par.Weights[FeatEnclose] == 0 && r.par.Weights[FeatVariant] == 0 && r.par.Weights[FeatMember] == 0 {
+	if !slices.ContainsFunc(secondStage, func(f Feature) bool { return r.par.Weights[f] != 0 }) {
 		return
 	}
 	files := r.rankFiles()
@@ -66,11 +67,11 @@ func (r *ranker) rerank(ctx context.Context, e *Engine) {
 	r.delegate(ctx, e, lead)
 	r.variants(files)
 	r.members()
-	r.rescore(FeatDelegate)
-	r.rescore(FeatEnclose)
-	r.rescore(FeatVariant)
-	r.rescore(FeatMember)
+	r.rescore(secondStage...)
 }
+
+// secondStage are the features the second stage scores.
+var secondStage = []Feature{FeatDelegate, FeatEnclose, FeatVariant, FeatMember}
 
 // anchors are the leading file's best definitions among the leading
 // definitions: callables and types, best first.
