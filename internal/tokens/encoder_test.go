@@ -27,11 +27,13 @@ func tiktoken(t testing.TB, enc Encoding) tokenizer.Codec {
 	return c
 }
 
+// encoderOf is encoderFor for the encodings the tests know.
 func encoderOf(enc Encoding) *encoder {
-	if enc == CL100k {
-		return cl100kEncoder
+	e, err := encoderFor(enc)
+	if err != nil {
+		panic(err)
 	}
-	return o200kEncoder
+	return e
 }
 
 // diffEncode reports where the encoder's ids for text differ from
