@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -203,4 +204,32 @@ func symbolIDs(t *testing.T, ix *Index) map[int64]string {
 		out[id] = fmt.Sprintf("%s %s (kind %d)", path, qual, kind)
 	}
 	return out
+}
+
+// TestPatchKeepsIDs: a file whose definitions stay the same ones (a
+// body edited, lines moved) keeps their ids; one whose definitions
+// change gets new ones. TestPatchedUpdateMatchesBuild checks only that
+// a kept id names what it named, which giving every update new ids
+// would pass too.
+func TestPatchKeepsIDs(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "m.py")
+	writeTree(t, root, map[string]string{"m.py": "def a(x):\n    return x\n\nclass K:\n    def m(self):\n        return a(self)\n"})
+	ix := openIndex(t, Options{Root: root})
+	update(t, ix)
+	before := symbolIDs(t, ix)
+	writeTree(t, root, map[string]string{"m.py": "# moved\n\ndef a(x):\n    return x + 1\n\nclass K:\n    def m(self):\n        return a(a(self))\n"})
+	bumpMtime(t, file)
+	update(t, ix)
+	if after := symbolIDs(t, ix); !maps.Equal(before, after) {
+		t.Errorf("the same definitions, edited: ids %v, were %v", after, before)
+	}
+	writeTree(t, root, map[string]string{"m.py": "def b(x):\n    return x\n\nclass K:\n    def m(self):\n        return b(self)\n"})
+	bumpMtime(t, file)
+	update(t, ix)
+	for id := range symbolIDs(t, ix) {
+		if _, ok := before[id]; ok {
+			t.Errorf("a definition renamed: id %d given again", id)
+		}
+	}
 }
