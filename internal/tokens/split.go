@@ -198,9 +198,6 @@ func contraction(s string, e int) int {
 		return e
 	}
 	rest := s[e+1:]
-	if len(rest) == 0 {
-		return e
-	}
 	lower := func(i int) byte {
 		if i < len(rest) {
 			return rest[i] | 0x20
