@@ -220,6 +220,11 @@ func TestHeadOf(t *testing.T) {
 	if head, ok := headOf(linked); ok {
 		t.Errorf("a linked work tree (.git is a file): headOf = %q, want it left to git", head)
 	}
+	r.git("symbolic-ref", "refs/heads/alias", "refs/heads/main")
+	r.git("symbolic-ref", "HEAD", "refs/heads/alias")
+	if head, ok := headOf(r.dir); ok {
+		t.Errorf("HEAD a reference to a reference: headOf = %q, want it left to git", head)
+	}
 }
 
 func TestNoHistory(t *testing.T) {
