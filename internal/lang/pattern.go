@@ -20,96 +20,42 @@ type qpattern struct {
 }
 
 // splitPatterns cuts a query source into its top-level patterns, in
-// order. Comments between patterns belong to none.
+// order. A pattern ends at its last token: comments between patterns
+// belong to none.
 func splitPatterns(src string) ([]qpattern, error) {
+	toks, err := lexQuery(src)
+	if err != nil {
+		return nil, err
+	}
 	var (
 		pats  []qpattern
 		depth int
-		cur   = -1 // start of the pattern being read
 	)
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == ';':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-			continue
-		case c == '"':
-			j, err := skipString(src, i)
-			if err != nil {
-				return nil, err
-			}
-			if depth == 0 {
-				// An anonymous node as a whole pattern.
-				if cur >= 0 {
-					pats = append(pats, qpattern{cur, i})
-				}
-				cur = i
-			}
-			i = j
-			continue
-		case c == '(' || c == '[':
-			if depth == 0 {
-				if cur >= 0 {
-					pats = append(pats, qpattern{cur, i})
-				}
-				cur = i
-			}
+	for _, t := range toks {
+		text := src[t.start:t.end]
+		// A node, an alternation, a grouping, an anonymous node or a
+		// wildcard as a whole pattern.
+		starts := depth == 0 && (text == "(" || text == "[" || text == "_" || text[0] == '"')
+		switch text {
+		case "(", "[":
 			depth++
-		case c == ')' || c == ']':
+		case ")", "]":
 			depth--
 			if depth < 0 {
-				return nil, fmt.Errorf("query: unbalanced %q at byte %d", c, i)
+				return nil, fmt.Errorf("query: unbalanced %q at byte %d", text[0], t.start)
 			}
-		case depth == 0 && c == '_' && (i+1 == len(src) || !isQueryWordByte(src[i+1])):
-			if cur >= 0 {
-				pats = append(pats, qpattern{cur, i})
-			}
-			cur = i
-		case depth == 0 && cur < 0:
-			return nil, fmt.Errorf("query: unexpected %q at byte %d", c, i)
 		}
-		i++
+		if starts {
+			pats = append(pats, t)
+		} else if len(pats) == 0 {
+			return nil, fmt.Errorf("query: unexpected %q at byte %d", text[0], t.start)
+		}
+		pats[len(pats)-1].end = t.end
 	}
 	if depth != 0 {
 		return nil, errors.New("query: unbalanced parentheses at end")
 	}
-	if cur >= 0 {
-		pats = append(pats, qpattern{cur, len(src)})
-	}
-	// A pattern ends at its last token, not at the comments after it.
-	for k := range pats {
-		pats[k].end = trimQueryTail(src, pats[k].start, pats[k].end)
-	}
 	return pats, nil
-}
-
-// trimQueryTail moves end back over the blanks and comments that follow
-// the pattern src[start:end].
-func trimQueryTail(src string, start, end int) int {
-	last := start
-	for i := start; i < end; {
-		switch c := src[i]; {
-		case c == ';':
-			for i < end && src[i] != '\n' {
-				i++
-			}
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == '"':
-			j, _ := skipString(src, i)
-			i = min(j, end)
-			last = i
-		default:
-			i++
-			last = i
-		}
-	}
-	return last
 }
 
 func skipString(src string, i int) (int, error) {
@@ -160,7 +106,21 @@ var errUnsupported = errors.New("pattern not supported by the walk")
 // their quotes), captures (with their @), words, and the single bytes
 // of the syntax that parsePattern refuses (anchors, quantifiers).
 func queryTokens(src string) ([]string, error) {
-	var toks []string
+	spans, err := lexQuery(src)
+	if err != nil {
+		return nil, err
+	}
+	toks := make([]string, len(spans))
+	for i, t := range spans {
+		toks[i] = src[t.start:t.end]
+	}
+	return toks, nil
+}
+
+// lexQuery is queryTokens as spans of src; comments and blanks are no
+// tokens.
+func lexQuery(src string) ([]qpattern, error) {
+	var toks []qpattern
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -175,17 +135,17 @@ func queryTokens(src string) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			toks = append(toks, src[i:j])
+			toks = append(toks, qpattern{i, j})
 			i = j
 		case c == '@' || c == '#' || isQueryWordByte(c):
 			j := i + 1
 			for j < len(src) && (isQueryWordByte(src[j]) || src[j] == ':') {
 				j++
 			}
-			toks = append(toks, src[i:j])
+			toks = append(toks, qpattern{i, j})
 			i = j
 		default:
-			toks = append(toks, src[i:i+1])
+			toks = append(toks, qpattern{i, i + 1})
 			i++
 		}
 	}
