@@ -26,18 +26,8 @@ func explain(r *Ranking, n int) []Explanation {
 		if i == n {
 			break
 		}
-		ex := Explanation{Rank: i + 1, Name: d.Qual, Path: d.Path, Line: d.Span.StartLine, Score: d.Score, Prior: d.Prior,
-			Shares: make(map[string]float64)}
-		var sum float64
-		for _, v := range d.Features {
-			sum += v
-		}
-		for f, v := range d.Features {
-			if v > 0 && sum > 0 {
-				ex.Shares[Feature(f).String()] = v / sum
-			}
-		}
-		out = append(out, ex)
+		out = append(out, Explanation{Rank: i + 1, Name: d.Qual, Path: d.Path, Line: d.Span.StartLine, Score: d.Score, Prior: d.Prior,
+			Shares: shares(d.Features[:], featureNames[:])})
 	}
 	return out
 }
@@ -72,17 +62,7 @@ type FileExplanation struct {
 func explainFiles(r *Ranking, n int) []FileExplanation {
 	var out []FileExplanation
 	for i, f := range r.Files[:min(n, len(r.Files))] {
-		ex := FileExplanation{Rank: i + 1, Path: f.Path, Score: f.Score, Prior: f.prior, Shares: make(map[string]float64)}
-		var sum float64
-		for _, v := range f.parts {
-			sum += v
-		}
-		for p, v := range f.parts {
-			if v > 0 && sum > 0 {
-				ex.Shares[filePartNames[p]] = v / sum
-			}
-		}
-		out = append(out, ex)
+		out = append(out, FileExplanation{Rank: i + 1, Path: f.Path, Score: f.Score, Prior: f.prior, Shares: shares(f.parts[:], filePartNames[:])})
 	}
 	return out
 }
@@ -90,47 +70,62 @@ func explainFiles(r *Ranking, n int) []FileExplanation {
 // WriteFileExplanation writes a table of the file explanations: rank,
 // score, prior, each term's share, and the file.
 func WriteFileExplanation(w io.Writer, exs []FileExplanation) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', tabwriter.AlignRight)
-	var head strings.Builder
-	head.WriteString("rank\tscore\tprior\t")
-	for _, name := range filePartNames {
-		head.WriteString(name + "\t")
+	rows := make([]shareRow, len(exs))
+	for i, ex := range exs {
+		rows[i] = shareRow{ex.Rank, ex.Score, ex.Prior, ex.Shares, ex.Path}
 	}
-	fmt.Fprintln(tw, head.String()+" file")
-	for _, ex := range exs {
-		fmt.Fprintf(tw, "%d\t%.3f\t%.2f\t", ex.Rank, ex.Score, ex.Prior)
-		for _, name := range filePartNames {
-			if s := ex.Shares[name]; s > 0 {
-				fmt.Fprintf(tw, "%.0f%%\t", 100*s)
-			} else {
-				fmt.Fprint(tw, "\t")
-			}
-		}
-		fmt.Fprintf(tw, " %s\n", ex.Path)
-	}
-	return tw.Flush()
+	return writeShares(w, filePartNames[:], "file", rows)
 }
 
 // WriteExplanation writes a table of the explanations: rank, score,
 // prior, each feature's share, and the definition.
 func WriteExplanation(w io.Writer, exs []Explanation) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', tabwriter.AlignRight)
-	var head strings.Builder
-	head.WriteString("rank\tscore\tprior\t")
-	for f := range NumFeatures {
-		head.WriteString(Feature(f).String() + "\t")
+	rows := make([]shareRow, len(exs))
+	for i, ex := range exs {
+		rows[i] = shareRow{ex.Rank, ex.Score, ex.Prior, ex.Shares, fmt.Sprintf("%s %s:%d", ex.Name, ex.Path, ex.Line)}
 	}
-	fmt.Fprintln(tw, head.String()+" definition")
-	for _, ex := range exs {
-		fmt.Fprintf(tw, "%d\t%.3f\t%.2f\t", ex.Rank, ex.Score, ex.Prior)
-		for f := range NumFeatures {
-			if s := ex.Shares[Feature(f).String()]; s > 0 {
+	return writeShares(w, featureNames[:], "definition", rows)
+}
+
+// shares is each named value's share of their sum, for the values above
+// zero.
+func shares(vals []float64, names []string) map[string]float64 {
+	var sum float64
+	for _, v := range vals {
+		sum += v
+	}
+	out := make(map[string]float64)
+	for i, v := range vals {
+		if v > 0 && sum > 0 {
+			out[names[i]] = v / sum
+		}
+	}
+	return out
+}
+
+// A shareRow is one line of an explanation's table.
+type shareRow struct {
+	rank         int
+	score, prior float64
+	shares       map[string]float64
+	label        string
+}
+
+// writeShares writes rows as a table: rank, score, prior, the share of
+// each of cols, and what each row is, under the heading what.
+func writeShares(w io.Writer, cols []string, what string, rows []shareRow) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "rank\tscore\tprior\t%s\t %s\n", strings.Join(cols, "\t"), what)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%.3f\t%.2f\t", r.rank, r.score, r.prior)
+		for _, c := range cols {
+			if s := r.shares[c]; s > 0 {
 				fmt.Fprintf(tw, "%.0f%%\t", 100*s)
 			} else {
 				fmt.Fprint(tw, "\t")
 			}
 		}
-		fmt.Fprintf(tw, " %s %s:%d\n", ex.Name, ex.Path, ex.Line)
+		fmt.Fprintf(tw, " %s\n", r.label)
 	}
 	return tw.Flush()
 }
