@@ -138,10 +138,7 @@ func splitWalk(ts *sitter.Language, src string) (*split, error) {
 	)
 	for k, p := range pats {
 		text := src[p.start:p.end]
-		cs, rs, err := walkChains(ts, text)
-		if err != nil {
-			return nil, err
-		}
+		cs, rs := walkChains(ts, text)
 		if cs == nil {
 			sp.ordinals = append(sp.ordinals, uint(k))
 			keep.WriteString(text)

@@ -477,19 +477,20 @@ type pathStep struct {
 }
 
 // walkChains reads a pattern as chains for the walk. It returns no
-// chains and no error for a pattern the query must keep: one with
-// captures chains do not take, or with syntax the walk does not match.
-func walkChains(ts *sitter.Language, src string) ([]walkChain, []walkRule, error) {
+// chains for a pattern the query must keep: one with captures chains
+// do not take, or with syntax the walk does not match (tree-sitter
+// reports the errors of the patterns it keeps).
+func walkChains(ts *sitter.Language, src string) ([]walkChain, []walkRule) {
 	if !strings.Contains(src, "@reference.") && !strings.Contains(src, "@definition.") && !strings.Contains(src, "@scope") {
-		return nil, nil, nil
+		return nil, nil
 	}
 	n, err := parsePattern(src)
 	if err != nil {
-		return nil, nil, nil
+		return nil, nil
 	}
 	paths, err := expandPaths(n, "", nil)
 	if err != nil {
-		return nil, nil, nil
+		return nil, nil
 	}
 	var (
 		chains []walkChain
@@ -498,13 +499,13 @@ func walkChains(ts *sitter.Language, src string) ([]walkChain, []walkRule, error
 	for _, path := range paths {
 		c, rule, ok := chainOf(ts, path, n.preds)
 		if !ok {
-			return nil, nil, nil
+			return nil, nil
 		}
 		c.rule = len(rules)
 		rules = append(rules, rule)
 		chains = append(chains, c)
 	}
-	return chains, rules, nil
+	return chains, rules
 }
 
 // expandPaths lists the paths from n down to its leaves, one per
