@@ -18,16 +18,10 @@ var dirRepo = map[string]string{
 // stays first.
 func TestSiblingLift(t *testing.T) {
 	const task = "render_table pads a cell of a column to the wrong width"
-	root := writeTree(t, dirRepo)
+	ix := indexed(t, writeTree(t, dirRepo))
 	files := func(share float64) []string {
-		par := DefaultParams
-		par.DirShare = share
-		r, err := New(indexed(t, root), &Options{Params: &par}).Rank(t.Context(), task)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var out []string
-		for _, f := range r.Files {
+		for _, f := range rankWith(t, ix, task, func(p *Params) { p.DirShare = share }).Files {
 			out = append(out, f.Path)
 		}
 		return out

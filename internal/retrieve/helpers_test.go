@@ -50,6 +50,18 @@ func weighted(t *testing.T, root string, f Feature, w float64) *Engine {
 	return New(ix, &Options{Params: &par})
 }
 
+// rankWith ranks task over ix with DefaultParams as set changes them.
+func rankWith(t *testing.T, ix *index.Index, task string, set func(*Params)) *Ranking {
+	t.Helper()
+	par := DefaultParams
+	set(&par)
+	r, err := New(ix, &Options{Params: &par}).Rank(t.Context(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // editTree makes one to three random edits of the tree at root, each a
 // file of name() written with source(), deleted, or renamed to another
 // name(), and says what it did.

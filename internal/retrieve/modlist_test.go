@@ -51,15 +51,9 @@ var listRepo = map[string]string{
 func TestModuleListNamesLittle(t *testing.T) {
 	const task = "Bases of a class are shown wrong\n\nconf.py:\n" +
 		"```python\nextensions = ['ext.autodoc', 'ext.todo', 'ext.napoleon', 'ext.viewcode']\n```\nThe bases of the class are shown wrong.\n"
-	root := writeTree(t, listRepo)
+	ix := indexed(t, writeTree(t, listRepo))
 	lead := func(decay float64) string {
-		par := DefaultParams
-		par.PathListDecay = decay
-		r, err := New(indexed(t, root), &Options{Params: &par}).Rank(t.Context(), task)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Files[0].Path
+		return rankWith(t, ix, task, func(p *Params) { p.PathListDecay = decay }).Files[0].Path
 	}
 	if got := lead(0); got == "domains/bases.py" {
 		t.Fatalf("without the list's discount %s leads already; the test needs a listed file to", got)

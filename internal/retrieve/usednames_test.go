@@ -22,15 +22,9 @@ var usedRepo = map[string]string{
 // words only with UsedShare.
 func TestUsedNameLifts(t *testing.T) {
 	const task = "`html_minify_output` has no effect\n\nSetting html_minify_output = True still renders the output pages to the output directory unchanged."
-	root := writeTree(t, usedRepo)
+	ix := indexed(t, writeTree(t, usedRepo))
 	lead := func(share float64) string {
-		par := DefaultParams
-		par.UsedShare = share
-		r, err := New(indexed(t, root), &Options{Params: &par}).Rank(t.Context(), task)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Defs[0].Qual
+		return rankWith(t, ix, task, func(p *Params) { p.UsedShare = share }).Defs[0].Qual
 	}
 	if got := lead(0); got == "write_pages" {
 		t.Fatalf("without UsedShare %s leads already; the test needs it not to", got)
