@@ -18,16 +18,17 @@ const noRank = 1<<31 - 1
 // heapFrom is the piece length from which merges use a heap.
 const heapFrom = 128
 
-// appendPieceRanks appends the ranks of the tokens piece encodes to dst.
-func (v *vocab) appendPieceRanks(dst []int, piece string) []int {
+// appendPieceRanks appends the ranks (token ids) of the tokens piece
+// encodes to dst.
+func (v *vocab) appendPieceRanks(dst []uint, piece string) []uint {
 	if r, ok := v.rank(piece); ok {
-		return append(dst, r)
+		return append(dst, uint(r))
 	}
 	var buf [heapFrom]int32
 	bounds := v.merge(piece, buf[:0])
 	for i := 0; i+1 < len(bounds); i++ {
 		r, _ := v.rank(piece[bounds[i]:bounds[i+1]])
-		dst = append(dst, r)
+		dst = append(dst, uint(r))
 	}
 	return dst
 }

@@ -48,16 +48,12 @@ func (e *encoder) count(text string) int {
 	return n
 }
 
-// encode returns the ranks (token ids) of text's tokens.
+// encode returns the ranks (token ids) of text's tokens, an empty slice
+// (not nil) for none.
 func (e *encoder) encode(text string) []uint {
-	text = valid(text)
-	var ranks []int
-	e.pieces(text, func(p string) {
-		ranks = e.vocab.appendPieceRanks(ranks, p)
+	ids := []uint{}
+	e.pieces(valid(text), func(p string) {
+		ids = e.vocab.appendPieceRanks(ids, p)
 	})
-	ids := make([]uint, len(ranks))
-	for i, r := range ranks {
-		ids[i] = uint(r)
-	}
 	return ids
 }
