@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/winnowhq/winnow/internal/bench/measure"
@@ -144,14 +145,12 @@ func session(ctx context.Context, c Client, opts Options, dir string, files []st
 	var stopProxy func() error
 	if rw != nil {
 		counts = newRewriteCounter()
-		if base, stopProxy, err = startProxy(api.URL(), rw, opts.ServerEdits, counts); err != nil {
+		var stop func() error
+		if base, stop, err = startProxy(api.URL(), rw, opts.ServerEdits, counts); err != nil {
 			return s, err
 		}
-		defer func() {
-			if stopProxy != nil {
-				stopProxy()
-			}
-		}()
+		stopProxy = sync.OnceValue(stop) // stopped before counting, or on the way out
+		defer stopProxy()
 	}
 	// One HOME path for both sessions, emptied before each, so that both send the same
 	// system prompt.
@@ -178,9 +177,7 @@ func session(ctx context.Context, c Client, opts Options, dir string, files []st
 		// The proxy writes a request's line once the response has ended, which
 		// can be after the client has read all of it: the proxy is stopped
 		// first (its shutdown waits for the requests in flight), then counted.
-		err := stopProxy()
-		stopProxy = nil
-		if err != nil {
+		if err := stopProxy(); err != nil {
 			return s, fmt.Errorf("stop the proxy: %w", err)
 		}
 		s.Rewrites = counts.snapshot()
