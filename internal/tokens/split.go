@@ -56,7 +56,7 @@ const (
 	classLetter             // \p{L}
 	classNumber             // \p{N}
 	classSpace              // \s
-	classNone               // DEL: see below
+	classNone               // DEL: see above
 )
 
 // class returns the classes of r.
@@ -137,7 +137,7 @@ func runEnd(s string, i int, in uint8) int {
 }
 
 // o200kPiece returns the end of the piece of o200k starting at i, or -1
-// if no branch matches there (which cannot happen; see above).
+// if no branch matches there (only at a DEL; see above).
 func o200kPiece(s string, i int) int {
 	r, n, c := next(s, i)
 	starts := [2]int{i, -1} // where the letters start: after an optional rune, or at i
