@@ -127,8 +127,7 @@ func (x *extraction) walkedMatch(use, span byteSpan, r *walkRule, caps []sitter.
 }
 
 func (x *extraction) walkHolds(use, span byteSpan, r *walkRule) bool {
-	return (r.preds == nil || holds(r.preds, x.bytesAt(use))) &&
-		(r.spanPreds == nil || holds(r.spanPreds, x.bytesAt(span)))
+	return holds(r.preds, x.bytesAt(use)) && holds(r.spanPreds, x.bytesAt(span))
 }
 
 // match records one match: caps are its captures, spans their nodes'
