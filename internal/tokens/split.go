@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -246,7 +247,7 @@ func punctEnd(s string, i int, tail string) int {
 	if e == j {
 		return -1
 	}
-	for e < len(s) && (s[e] == tail[0] || s[e] == tail[1] || len(tail) > 2 && s[e] == tail[2]) {
+	for e < len(s) && strings.IndexByte(tail, s[e]) >= 0 {
 		e++
 	}
 	return e
