@@ -101,7 +101,10 @@ it, as the full index (bench/localize/README.md).
 
 An update lists the tree (git ls-files, or a walk honouring .gitignore),
 compares each file's size and modification time with its row, and reads
-only the files that differ. A file whose content hash is unchanged gets
+only the files that differ. git's answer is remembered in the file
+listing, with a stamp of everything it depends on (the git index, the
+tree's directories, ignore and configuration files; listing.go), and
+taken again, without starting git, while every stamp is as it was. A file whose content hash is unchanged gets
 its new stat recorded; one whose hash matches a vanished file is that
 file renamed, and its row simply moves; the rest are parsed on
 Options.Workers goroutines while a single writer stores the results.

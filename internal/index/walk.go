@@ -41,6 +41,7 @@ type lister struct {
 	opts    *Options
 	exclude ignoreSet
 	skipped map[Reason]int
+	reused  bool // git's listing was the remembered one (listing.go)
 }
 
 func newLister(root string, opts *Options) *lister {
@@ -51,9 +52,11 @@ func newLister(root string, opts *Options) *lister {
 
 // list returns the candidate files under the root, sorted by path. Inside
 // a git work tree it asks git (tracked files and untracked files that are
-// not ignored); elsewhere it walks the tree honouring .gitignore files.
+// not ignored), or takes git's last answer when nothing it depends on
+// changed since (listing.go); elsewhere it walks the tree honouring
+// .gitignore files.
 func (l *lister) list(ctx context.Context) ([]candidate, error) {
-	paths, err := gitListFiles(ctx, l.root)
+	paths, err := l.gitFiles(ctx)
 	if err != nil {
 		paths, err = l.walk(ctx)
 		if err != nil {
