@@ -108,12 +108,11 @@ type rankBuf struct {
 	feat  [NumFeatures][]float64
 	file  [NumFeatures][]float64
 	score []float64
-	// prior[d] is definition d's prior if priorAt[d] is stamp, the number
-	// of the ranking using the buffer: rankings combine scores several
-	// times, and a prior does not change within one.
-	prior   []float64
-	priorAt []uint32
-	stamp   uint32
+	// places holds the per-file factors of the priors (ranker.places).
+	places []place
+	// files is rankFiles' scratch: every file that scores, before the
+	// best are picked out of them.
+	files []RankedFile
 }
 
 // rankBufs is a pool of rankBufs.
@@ -123,16 +122,12 @@ type rankBufs struct{ pool sync.Pool }
 func (p *rankBufs) get(nd, nf int) *rankBuf {
 	b, _ := p.pool.Get().(*rankBuf)
 	if b == nil || len(b.score) != nd || len(b.file[0]) != nf {
-		b = &rankBuf{score: make([]float64, nd), prior: make([]float64, nd), priorAt: make([]uint32, nd), stamp: 1}
+		b = &rankBuf{score: make([]float64, nd)}
 		for f := range NumFeatures {
 			b.feat[f] = make([]float64, nd)
 			b.file[f] = make([]float64, nf)
 		}
 		return b
-	}
-	if b.stamp++; b.stamp == 0 {
-		clear(b.priorAt)
-		b.stamp = 1
 	}
 	clear(b.score)
 	for f := range NumFeatures {
@@ -153,9 +148,13 @@ type ranker struct {
 	feat  [NumFeatures][]float64 // per definition, scaled to [0, 1]
 	file  [NumFeatures][]float64 // per file
 	score []float64
-	buf   *rankBuf // the arrays above, and the priors computed so far
+	buf   *rankBuf // the arrays above, and the places of the priors
 	terms []string
 	cap   *rerankCap // set by the second stage (rerank.go)
+
+	// places are the factors of the priors of each file's definitions,
+	// once the first prior is asked for (filePlaces).
+	places []place
 }
 
 func (r *ranker) run(ctx context.Context, e *Engine) {
@@ -169,7 +168,7 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.dispatch()
 	r.code(ctx, e)
 	r.usedNames(ctx, e)
-	r.combine()
+	r.combine(laterFeatures...)
 	r.testVotes(ctx, e)
 	r.rescore(FeatTestVote)
 	if seeds := r.graphSeeds(); len(seeds) > 0 {
@@ -178,6 +177,10 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	}
 	r.rerank(ctx, e)
 }
+
+// laterFeatures are the features run sets after its combine, each
+// followed by a rescore: zero when it combines.
+var laterFeatures = append([]Feature{FeatTestVote, FeatGraph}, secondStage...)
 
 // graphSeeds are the definitions the graph starts from: the best
 // candidates overall, and those the task names or traces, which are
@@ -189,10 +192,12 @@ func (r *ranker) graphSeeds() []int32 {
 		seen[d] = true
 	}
 	for _, f := range []Feature{FeatMention, FeatTrace} {
-		var named []int32
-		for d, v := range r.feat[f] {
-			if v > 0 && !seen[int32(d)] && callableOrType(r.c.defs[d].Kind) {
-				named = append(named, int32(d))
+		col := r.feat[f]
+		nz, _ := nonZero(col, len(col), nil)
+		named := nz[:0]
+		for _, d := range nz {
+			if col[d] > 0 && !seen[d] && callableOrType(r.c.defs[d].Kind) {
+				named = append(named, d)
 			}
 		}
 		slices.SortFunc(named, func(a, b int32) int { return cmp.Compare(r.score[b], r.score[a]) })
@@ -421,10 +426,13 @@ func lastSegment(s string) string {
 // features score; the few they score are summed again over every
 // feature. Summing all features for every definition, a chain of
 // dependent additions each, took most of a ranking's first combine.
-func (r *ranker) combine() {
-	score, lex, ff := r.score, r.file[FeatLexical], r.feat[FeatFile]
-	for d := range r.c.defs {
-		if fi := r.c.defs[d].file; fi >= 0 {
+// The features later are left out: they are zero everywhere (set after
+// it, and brought in by rescore), and reading them through only to find
+// that is most of telling the sparse features from the dense.
+func (r *ranker) combine(later ...Feature) {
+	score, lex, ff, defFile := r.score, r.file[FeatLexical], r.feat[FeatFile], r.c.defFile
+	for d, fi := range defFile {
+		if fi >= 0 {
 			ff[d] = lex[fi]
 		}
 	}
@@ -432,21 +440,25 @@ func (r *ranker) combine() {
 	var dense weightedFeatures
 	var scored []int32 // definitions a sparse feature scores, some more than once
 	for i, col := range all.cols {
+		if slices.Contains(later, all.fs[i]) {
+			continue
+		}
 		if nz, ok := nonZero(col, len(col)/sparseShare, scored); ok {
 			scored = nz
 		} else {
 			dense.cols, dense.ws = append(dense.cols, col), append(dense.ws, all.ws[i])
 		}
 	}
-	for d := range r.c.defs {
-		if r.c.defs[d].file < 0 {
-			score[d] = 0
-			continue
+	for d, fi := range defFile {
+		score[d] = 0 // outside the files, or no feature: final's 0
+		if fi >= 0 {
+			if s := dense.sum(d); s != 0 {
+				score[d] = r.final(d, s)
+			}
 		}
-		score[d] = r.final(d, dense.sum(d))
 	}
 	for _, d := range scored {
-		if r.c.defs[d].file >= 0 {
+		if defFile[d] >= 0 {
 			score[d] = r.final(int(d), all.sum(int(d)))
 		}
 	}
@@ -461,15 +473,28 @@ const sparseShare = 16
 // returns out as it was.
 func nonZero(col []float64, limit int, out []int32) ([]int32, bool) {
 	n := len(out)
-	for i, v := range col {
-		if v != 0 {
-			if len(out)-n == limit {
-				return out[:n], false
+	for i := 0; i < len(col); i += 4 {
+		// Most of a sparse column is zero: four at a time, by their bits
+		// with the sign shifted out (both +0 and -0 equal 0), skip a run
+		// of zeros without a branch per element.
+		if i+4 <= len(col) && zeroBits((*[4]float64)(col[i:])) {
+			continue
+		}
+		for j, v := range col[i:min(i+4, len(col))] {
+			if v != 0 {
+				if len(out)-n == limit {
+					return out[:n], false
+				}
+				out = append(out, int32(i+j))
 			}
-			out = append(out, int32(i))
 		}
 	}
 	return out, true
+}
+
+// zeroBits reports whether all four of xs are zero, +0 or -0.
+func zeroBits(xs *[4]float64) bool {
+	return (math.Float64bits(xs[0])|math.Float64bits(xs[1])|math.Float64bits(xs[2])|math.Float64bits(xs[3]))<<1 == 0
 }
 
 // rescore brings the scores up to date with features fs, set since the
@@ -485,10 +510,16 @@ func (r *ranker) rescore(fs ...Feature) {
 		}
 	}
 	if len(set) > 0 {
+		// A definition two of the features score is summed twice, to the
+		// same score: each sum reads the features only.
 		w := r.weighted()
-		for d := range r.score {
-			if r.c.defs[d].file >= 0 && slices.ContainsFunc(set, func(v []float64) bool { return v[d] != 0 }) {
-				r.score[d] = r.final(d, w.sum(d))
+		var scored []int32
+		for _, col := range set {
+			scored, _ = nonZero(col, len(col), scored[:0])
+			for _, d := range scored {
+				if r.c.defFile[d] >= 0 {
+					r.score[d] = r.final(int(d), w.sum(int(d)))
+				}
 			}
 		}
 	}
@@ -506,6 +537,7 @@ func (r *ranker) rescore(fs ...Feature) {
 type weightedFeatures struct {
 	cols [][]float64
 	ws   []float64
+	fs   []Feature
 }
 
 func (r *ranker) weighted() weightedFeatures {
@@ -514,6 +546,7 @@ func (r *ranker) weighted() weightedFeatures {
 		if r.par.Weights[f] != 0 {
 			w.cols = append(w.cols, r.feat[f])
 			w.ws = append(w.ws, r.par.Weights[f])
+			w.fs = append(w.fs, f)
 		}
 	}
 	return w
@@ -542,35 +575,63 @@ func (r *ranker) final(d int, s float64) float64 {
 	return s
 }
 
-// prior is the factor for where a definition lives and what it is. It
-// depends on what the task names (mentions, paths, traces), which is
-// settled before the first combine, so it is computed once per ranking.
+// prior is the factor for where a definition lives and what it is: its
+// file's factor for tests and docs, PriorNonCode unless it is code, and
+// its file's structure prior, as the task names it or not. It depends on
+// what the task names (mentions, paths, traces), which is settled before
+// the first combine. A file's factors are the same for each of its
+// definitions, and are computed once per ranking (filePlaces), in the
+// order the product takes them.
 func (r *ranker) prior(d int) float64 {
-	if b := r.buf; b != nil {
-		if b.priorAt[d] != b.stamp {
-			b.prior[d], b.priorAt[d] = r.computePrior(d), b.stamp
-		}
-		return b.prior[d]
-	}
-	return r.computePrior(d)
-}
-
-func (r *ranker) computePrior(d int) float64 {
-	def := &r.c.defs[d]
-	f := &r.c.files[def.file]
-	p := 1.0
-	switch {
-	case f.test && r.writesTests():
-		p *= r.par.PriorTestWrite
-	case f.test:
-		p *= r.par.PriorTest
-	case f.aux:
-		p *= r.par.PriorAux
-	}
-	if !callableOrType(def.Kind) {
+	fi := r.c.defFile[d]
+	pl := &r.filePlaces()[fi]
+	p := pl.kind
+	if !r.c.defCode[d] {
 		p *= r.par.PriorNonCode
 	}
-	return p * r.structurePrior(def.file, r.feat[FeatMention][d] > 0)
+	if r.feat[FeatMention][d] > 0 {
+		return p * pl.named
+	}
+	return p * pl.unnamed
+}
+
+// A place is what a file contributes to the priors of its definitions:
+// the factor for tests and docs, and structurePrior for a definition the
+// task names and for one it does not.
+type place struct{ kind, named, unnamed float64 }
+
+// filePlaces returns the places of the files, computing them the first
+// time: they depend on what the task names and traces, which is settled
+// before the first prior is asked for.
+func (r *ranker) filePlaces() []place {
+	if r.places != nil {
+		return r.places
+	}
+	var pls []place
+	switch {
+	case r.buf == nil:
+		pls = make([]place, len(r.c.files))
+	case len(r.buf.places) != len(r.c.files):
+		r.buf.places = make([]place, len(r.c.files))
+		fallthrough
+	default:
+		pls = r.buf.places
+	}
+	for fi := range r.c.files {
+		f := &r.c.files[fi]
+		p := 1.0
+		switch {
+		case f.test && r.writesTests():
+			p *= r.par.PriorTestWrite
+		case f.test:
+			p *= r.par.PriorTest
+		case f.aux:
+			p *= r.par.PriorAux
+		}
+		pls[fi] = place{kind: p, named: r.structurePrior(int32(fi), true), unnamed: r.structurePrior(int32(fi), false)}
+	}
+	r.places = pls
+	return pls
 }
 
 // top returns the n best definitions with a positive score. It selects
@@ -584,24 +645,36 @@ func (r *ranker) topWhere(n int, keep func(d int32) bool) []int32 {
 		return nil
 	}
 	h := &minHeap{score: r.score}
+	// floor is the score to beat: 0 until the heap is full, then its
+	// least. Most definitions fall at it, before keep is asked.
+	floor := 0.0
 	for d, s := range r.score {
+		if s <= floor {
+			continue
+		}
+		full := len(h.idx) == n
 		switch {
-		case s <= 0:
+		case full && !(s > floor): // NaN
 		case keep != nil && !keep(int32(d)):
-		case len(h.idx) < n:
-			h.push(int32(d))
-		case s > r.score[h.idx[0]]:
+		case !full:
+			if h.push(int32(d)); len(h.idx) == n {
+				floor = r.score[h.idx[0]]
+			}
+		default:
 			h.idx[0] = int32(d)
 			h.down(0)
+			floor = r.score[h.idx[0]]
 		}
 	}
 	idx := h.idx
 	// Ties go to the earlier path and line, so that a ranking does not
 	// depend on the order the index assigned ids in.
 	slices.SortFunc(idx, func(a, b int32) int {
+		if c := cmp.Compare(r.score[b], r.score[a]); c != 0 {
+			return c // most pairs: cmp.Or would compare their paths all the same
+		}
 		da, db := &r.c.defs[a], &r.c.defs[b]
-		return cmp.Or(cmp.Compare(r.score[b], r.score[a]),
-			strings.Compare(r.c.files[da.file].path, r.c.files[db.file].path),
+		return cmp.Or(strings.Compare(r.c.files[da.file].path, r.c.files[db.file].path),
 			cmp.Compare(da.Span.StartByte, db.Span.StartByte))
 	})
 	return idx
@@ -665,8 +738,9 @@ func (r *ranker) result() *Ranking {
 // definitions, its own text, and what the task says of it.
 func (r *ranker) rankFiles() []RankedFile {
 	best := make([][2]float64, len(r.c.files))
+	defFile := r.c.defFile[:len(r.score)]
 	for d, s := range r.score {
-		fi := r.c.defs[d].file
+		fi := defFile[d]
 		if fi < 0 || s <= 0 {
 			continue
 		}
@@ -679,6 +753,10 @@ func (r *ranker) rankFiles() []RankedFile {
 		}
 	}
 	var out []RankedFile
+	if r.buf != nil {
+		out = r.buf.files[:0]
+		defer func() { r.buf.files = out[:0] }()
+	}
 	for fi, f := range r.c.files {
 		par := r.par
 		parts := [numFileParts]float64{partBest: par.FileBestDef * best[fi][0], partSecond: par.FileSecondDef * best[fi][1],
@@ -714,10 +792,13 @@ func (r *ranker) rankFiles() []RankedFile {
 	for i := range out {
 		keys[i] = key{out[i].Score, int32(i)}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(out[a.i].Path, out[b.i].Path))
+	keys = leastSorted(keys, rankDepth, func(a, b key) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return strings.Compare(out[a.i].Path, out[b.i].Path)
 	})
-	ranked := make([]RankedFile, min(len(keys), rankDepth))
+	ranked := make([]RankedFile, len(keys))
 	for j := range ranked {
 		ranked[j] = out[keys[j].i]
 	}
@@ -737,10 +818,24 @@ func scaleMax(xs []float64) {
 		m0 = max(m0, xs[i])
 	}
 	m := max(max(m0, m1), max(m2, m3))
-	if m <= 0 {
+	if m <= 0 || m == 1 { // x/1 is x
 		return
 	}
-	for i := range xs {
-		xs[i] /= m
+	if math.IsNaN(m) {
+		for i := range xs {
+			xs[i] /= m
+		}
+		return
+	}
+	// Zero divided by a number is zero: four zeros at a time are
+	// skipped, most of a sparse feature.
+	for i := 0; i < len(xs); i += 4 {
+		if i+4 <= len(xs) && zeroBits((*[4]float64)(xs[i:])) {
+			continue
+		}
+		chunk := xs[i:min(i+4, len(xs))]
+		for j := range chunk {
+			chunk[j] /= m
+		}
 	}
 }

@@ -181,9 +181,9 @@ func (p *packer) relatedCards(ctx context.Context, defs []Card) (tests, callers 
 	for _, u := range best {
 		uses = append(uses, u)
 	}
-	slices.SortFunc(uses, func(a, b use) int {
+	byRank := func(a, b use) int {
 		return cmp.Or(cmp.Compare(a.target.rank, b.target.rank), cmp.Compare(b.count, a.count), cmp.Compare(a.scope, b.scope))
-	})
+	}
 	// Only the first maxRelated uses of each section are shown: decide
 	// the sections from the corpus and read only those definitions.
 	type shownUse struct {
@@ -193,7 +193,7 @@ func (p *packer) relatedCards(ctx context.Context, defs []Card) (tests, callers 
 	var shown []shownUse
 	var ids []int64
 	nTests, nCallers := 0, 0
-	for _, u := range uses {
+	for u := range ascending(uses, byRank) {
 		if nTests == maxRelated && nCallers == maxRelated {
 			break
 		}

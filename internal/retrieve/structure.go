@@ -21,6 +21,13 @@ type structure struct {
 	dispatch map[string][]int32 // lower-case class name → definitions named for it (_print_Sum, visit_Tuple, convert_X)
 	dir      []int32            // per file: its directory, numbered from 0 (siblingLift)
 	ndirs    int                // how many directories dir numbers
+	// defFile is, per definition, its file (defs[d].file), laid out
+	// densely: the loops of a ranking over every definition read nothing
+	// else of it, and a definition's entry is two cache lines.
+	defFile []int32
+	// defCode is, per definition, whether it is a callable or a type
+	// (callableOrType), likewise.
+	defCode []bool
 }
 
 // deriveStructure computes c.structure. It reads c.files, c.defs and
@@ -43,8 +50,11 @@ func (c *corpus) deriveStructure() {
 		s.dir[i] = n
 	}
 	s.ndirs = len(dirs)
+	s.defFile = make([]int32, len(c.defs))
+	s.defCode = make([]bool, len(c.defs))
 	for d := range c.defs {
 		def := &c.defs[d]
+		s.defFile[d], s.defCode[d] = def.file, callableOrType(def.Kind)
 		if def.file < 0 || !def.Kind.IsCallable() {
 			continue
 		}
