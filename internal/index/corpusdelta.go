@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -50,6 +53,125 @@ func (s *Snapshot) FileKeys(ctx context.Context) (_ []FileKey, err error) {
 		out = append(out, k)
 	}
 	return out, rows.Err()
+}
+
+// FileKeysSince returns what FileKeys does, from old, the keys as of the
+// index stamp from, when the updates since were all this Index's own
+// (commitLog): old's keys but those of the files the updates wrote,
+// moved or deleted, which are read again. changed holds those files' ids,
+// ok is false when the updates since from are not known (another
+// process's, a rebuild, none at all), and nothing is returned then. A
+// one-file update of sympy reads 1 row instead of 1,531.
+func (s *Snapshot) FileKeysSince(ctx context.Context, from string, old []FileKey) (keys []FileKey, changed []int64, ok bool, err error) {
+	defer s.classify(&err)
+	to, err := stamp(ctx, s.tx)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	changed, ok = s.ix.commits.since(from, to)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	keys = make([]FileKey, 0, len(old)+len(changed))
+	for _, k := range old {
+		if _, found := slices.BinarySearch(changed, k.ID); !found {
+			keys = append(keys, k)
+		}
+	}
+	for ids := changed; len(ids) > 0; {
+		batch := ids[:min(len(ids), 500)]
+		ids = ids[len(batch):]
+		if keys, err = s.appendFileKeys(ctx, keys, batch); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	slices.SortFunc(keys, func(a, b FileKey) int { return strings.Compare(a.Path, b.Path) }) // FileKeys' ORDER BY path
+	return keys, changed, true, nil
+}
+
+// appendFileKeys appends the keys of the indexed files among ids.
+func (s *Snapshot) appendFileKeys(ctx context.Context, keys []FileKey, ids []int64) ([]FileKey, error) {
+	rows, err := s.tx.QueryContext(ctx, `SELECT id, path, lang, hash, first_symbol, nsymbols
+		FROM files WHERE skip = '' AND id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("read files: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k FileKey
+		var hash []byte
+		if err := rows.Scan(&k.ID, &k.Path, &k.Language, &hash, &k.First, &k.Symbols); err != nil {
+			return nil, fmt.Errorf("read files: %w", err)
+		}
+		k.Hash = string(hash)
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
+
+// A commitLog remembers the index stamps and changed files of an
+// Index's own updates, the last ones that followed each other with no
+// other writer in between, for FileKeysSince.
+type commitLog struct {
+	mu    sync.Mutex
+	notes []commitNote
+}
+
+// A commitNote is one committed update: the stamps it went from and to,
+// and the ids of the files whose keys it may have changed.
+type commitNote struct {
+	before, after string
+	files         []int64
+}
+
+// commitLogSize bounds the notes kept: FileKeysSince is asked about the
+// last few.
+const commitLogSize = 16
+
+// note records a committed update. One that does not follow the last
+// noted one (another process wrote in between) starts the log again.
+func (l *commitLog) note(before, after string, files []int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.notes); n > 0 && l.notes[n-1].after != before {
+		l.notes = l.notes[:0]
+	}
+	if len(l.notes) == commitLogSize {
+		l.notes = slices.Delete(l.notes, 0, 1)
+	}
+	l.notes = append(l.notes, commitNote{before: before, after: after, files: slices.Clone(files)})
+}
+
+// reset forgets every update noted.
+func (l *commitLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.notes = nil
+}
+
+// since returns the ids, sorted, of the files the noted updates from
+// stamp from to stamp to changed; ok is false unless the log holds every
+// update in between.
+func (l *commitLog) since(from, to string) (files []int64, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if from == "" || from == to {
+		return nil, from != "" // nothing in between
+	}
+	for i, n := range l.notes {
+		if n.before != from {
+			continue
+		}
+		for _, m := range l.notes[i:] {
+			files = append(files, m.files...)
+			if m.after == to {
+				slices.Sort(files)
+				return slices.Compact(files), true
+			}
+		}
+		return nil, false
+	}
+	return nil, false
 }
 
 // NumSymbols returns the number of definitions in the index: the running
@@ -210,6 +332,25 @@ func (ix *Index) WriteCorpusDelta(key CorpusKey, base CorpusBase, sections [][]b
 	})
 }
 
+// ReadCorpusDelta reads the delta file of the layout, whatever
+// generation it was written at, checked whole: the key it brings the
+// corpus file to, the corpus file it applies to and its sections (those
+// after the container's own). A writer brings it forward (see
+// FileKeysSince); a reader opens it with OpenCorpus.
+func (ix *Index) ReadCorpusDelta(layout string) (CorpusKey, CorpusBase, [][]byte, error) {
+	buf, err := os.ReadFile(ix.CorpusDeltaPath())
+	if err != nil {
+		return CorpusKey{}, CorpusBase{}, nil, err
+	}
+	key, ok := corpusKeyOf(buf)
+	if !ok || key.Layout != deltaLayout(layout) {
+		return CorpusKey{}, CorpusBase{}, nil, fmt.Errorf("%w: not a delta of layout %q", ErrCorpusStale, layout)
+	}
+	want := CorpusKey{Layout: layout, Generation: key.Generation}
+	base, sections, err := splitDelta(buf, want)
+	return want, base, sections, err
+}
+
 // readDelta reads the delta file for want: its sections and the corpus
 // file it applies to. A delta of another generation or layout is
 // ErrCorpusStale, a damaged one ErrCorpusDamaged, a missing one an error
@@ -219,6 +360,12 @@ func (ix *Index) readDelta(want CorpusKey) (CorpusBase, [][]byte, error) {
 	if err != nil {
 		return CorpusBase{}, nil, err
 	}
+	return splitDelta(buf, want)
+}
+
+// splitDelta checks the bytes of a delta file for want and returns the
+// corpus file it applies to and its sections.
+func splitDelta(buf []byte, want CorpusKey) (CorpusBase, [][]byte, error) {
 	sections, err := DecodeCorpus(buf, CorpusKey{Layout: deltaLayout(want.Layout), Generation: want.Generation})
 	if err != nil {
 		return CorpusBase{}, nil, err

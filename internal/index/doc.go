@@ -104,10 +104,11 @@ compares each file's size and modification time with its row, and reads
 only the files that differ. git's answer is remembered in the file
 listing, with a stamp of everything it depends on (the git index, the
 tree's directories, ignore and configuration files; listing.go), and
-taken again, without starting git, while every stamp is as it was. A file whose content hash is unchanged gets
-its new stat recorded; one whose hash matches a vanished file is that
-file renamed, and its row simply moves; the rest are parsed on
-Options.Workers goroutines while a single writer stores the results.
+taken again, without starting git, while every stamp is as it was. A
+file whose content hash is unchanged gets its new stat recorded; one
+whose hash matches a vanished file is that file renamed, and its row
+simply moves; the rest are parsed on Options.Workers goroutines while a
+single writer stores the results.
 Rows of files that vanished are deleted last. A file parsed again has
 its rows patched, not replaced (patch.go): rows still there are updated
 in place, their indexed columns untouched, and it keeps its symbol ids
@@ -189,7 +190,11 @@ whose layout is the reader's plus "+delta/1", keyed to the index stamp,
 checksummed, and naming the corpus file it applies to by key and
 checksum. Deltas accumulate against the corpus file (each one replaces
 the last and holds every change since the corpus file), until the
-writer finds one too large and writes the corpus file whole. OpenCorpus
+writer finds one too large and writes the corpus file whole. A process
+whose own updates are all there was since the last delta makes the next
+one from it (Snapshot.FileKeysSince: its keys, those of the files the
+updates wrote, moved or deleted read again), without reading every
+file's key or the corpus file's files. OpenCorpus
 returns the corpus file's sections and, when it is of an earlier
 generation, the delta's: only a delta of the index's stamp, for the
 corpus file as it is (both checked whole), is returned; any other is

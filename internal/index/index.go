@@ -66,6 +66,7 @@ type Index struct {
 	rebuild   atomic.Bool // the next update builds a new index (Options.Rebuild)
 	trusted   atomic.Bool // no Check needed (checked.go)
 	nameCache nameCache
+	commits   commitLog // this process's last updates (corpusdelta.go)
 }
 
 // Open opens the index of opts.Root, creating an empty one if there is

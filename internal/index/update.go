@@ -165,6 +165,7 @@ func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress 
 		}
 	}
 	if rebuild {
+		ix.commits.reset() // the index is replaced, by no update of this Index
 		if st, err = ix.rebuildLocked(ctx, progress); err != nil {
 			return nil, err
 		}
@@ -492,6 +493,7 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 	if err := w.commit(ctx); err != nil {
 		return err
 	}
+	u.ix.commits.note(w.before, w.after, w.files)
 	if w.bulk {
 		// A first build: every row of the file is this process's, as after
 		// a rebuild, and the state it leaves is recorded (checked.go).

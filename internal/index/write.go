@@ -22,6 +22,9 @@ type writer struct {
 	bulk    bool  // secondary indexes dropped until commit
 	quick   bool  // a bulk load at the quick tier: commit defers some (createIndexes)
 
+	files         []int64 // ids of the files whose keys (FileKey) may have changed
+	before, after string  // the index stamps the transaction went from and to, once committed
+
 	symRows rowBatch // pending symbol rows
 	refRows rowBatch // pending reference rows
 	impRows rowBatch // pending import rows
@@ -134,6 +137,10 @@ func (w *writer) commit(ctx context.Context) error {
 			return fmt.Errorf("create indexes: %w", err)
 		}
 	}
+	before, err := stamp(ctx, w.tx)
+	if err != nil {
+		return err
+	}
 	for key, delta := range map[string]int64{"symbols": w.symbols, "refs": w.refs, "generation": 1} {
 		_, err := w.exec(ctx, `INSERT INTO meta(key, value) VALUES (?, ?)
 			ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value`, key, delta)
@@ -145,9 +152,14 @@ func (w *writer) commit(ctx context.Context) error {
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return fmt.Errorf("update timestamp: %w", err)
 	}
+	after, err := stamp(ctx, w.tx)
+	if err != nil {
+		return err
+	}
 	if err := w.tx.Commit(); err != nil {
 		return fmt.Errorf("commit index update: %w", err)
 	}
+	w.before, w.after = before, after
 	return nil
 }
 
@@ -159,12 +171,14 @@ func (w *writer) touchFile(ctx context.Context, id, size, mtime int64) error {
 
 // moveFile gives a stored file a new path.
 func (w *writer) moveFile(ctx context.Context, id int64, path string, size, mtime int64) error {
+	w.files = append(w.files, id)
 	_, err := w.exec(ctx, "UPDATE files SET path = ?, size = ?, mtime = ? WHERE id = ?", path, size, mtime, id)
 	return wrap("move file", err)
 }
 
 // deleteFile removes a file and everything extracted from it.
 func (w *writer) deleteFile(ctx context.Context, id int64) error {
+	w.files = append(w.files, id)
 	if err := w.clearFile(ctx, id); err != nil {
 		return err
 	}
@@ -248,6 +262,7 @@ func (w *writer) putFile(ctx context.Context, old *fileRow, c candidate, hash []
 			return wrap("insert file", err)
 		}
 	}
+	w.files = append(w.files, id)
 	if f == nil || patch {
 		return nil
 	}

@@ -149,35 +149,27 @@ func saveDelta(ctx context.Context, ix *index.Index, snap *index.Snapshot) (bool
 	if err != nil {
 		return false, err
 	}
-	base, old, err := baseFiles(ix)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, index.ErrCorpusStale) || errors.Is(err, index.ErrCorpusDamaged) {
-			return false, nil
-		}
+	ch, err := changesSinceDelta(ctx, ix, snap, gen)
+	if err == nil && ch == nil {
+		ch, err = changesSinceCorpus(ctx, ix, snap, gen)
+	}
+	if err != nil || ch == nil {
 		return false, err
 	}
-	if instance(old.gen) != instance(gen) || instance(gen) == "" {
+	if len(ch.files) > deltaMaxFiles {
 		return false, nil
 	}
-	keys, err := snap.FileKeys(ctx)
-	if err != nil {
-		return false, err
-	}
-	changed := changedFiles(old, keys)
-	if len(changed) > deltaMaxFiles {
-		return false, nil
-	}
-	d := &deltaSource{gen: gen, keys: keys}
+	d := &deltaSource{gen: gen, keys: ch.keys}
 	if d.tier, err = snap.Tier(ctx); err != nil {
 		return false, err
 	}
 	if d.symbols, err = snap.NumSymbols(ctx); err != nil {
 		return false, err
 	}
-	if err := snap.ForEachBriefOf(ctx, changed, func(b *index.Brief) error { d.briefs = append(d.briefs, *b); return nil }); err != nil {
+	if err := snap.ForEachBriefOf(ctx, ch.files, func(b *index.Brief) error { d.briefs = append(d.briefs, *b); return nil }); err != nil {
 		return false, err
 	}
-	if err := snap.ForEachFileDocsOf(ctx, changed, func(fd *index.FileDocs) error { d.docs = append(d.docs, *fd); return nil }); err != nil {
+	if err := snap.ForEachFileDocsOf(ctx, ch.files, func(fd *index.FileDocs) error { d.docs = append(d.docs, *fd); return nil }); err != nil {
 		return false, err
 	}
 	sections, err := encodeDelta(d)
@@ -191,10 +183,80 @@ func saveDelta(ctx context.Context, ix *index.Index, snap *index.Snapshot) (bool
 	if size > max(sizeOfCorpus(ix)/deltaMaxShare, deltaMinBytes) {
 		return false, nil
 	}
-	if err := ix.WriteCorpusDelta(index.CorpusKey{Layout: corpusLayout, Generation: gen}, base, sections); err != nil {
+	if err := ix.WriteCorpusDelta(index.CorpusKey{Layout: corpusLayout, Generation: gen}, ch.base, sections); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// deltaChanges is what a delta file holds against its corpus file: the
+// key of every file, and the ids of the files it holds the definitions
+// and documents of, those whose key differs from the corpus file's (and
+// possibly others, which the reader, deciding for itself, passes over).
+type deltaChanges struct {
+	base  index.CorpusBase
+	keys  []index.FileKey
+	files []int64
+}
+
+// changesSinceCorpus compares the snapshot's files with the corpus
+// file's (baseFiles), as patchCorpus does. It returns nil when there is
+// no corpus file of this index to compare with.
+func changesSinceCorpus(ctx context.Context, ix *index.Index, snap *index.Snapshot, gen string) (*deltaChanges, error) {
+	base, old, err := baseFiles(ix)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, index.ErrCorpusStale) || errors.Is(err, index.ErrCorpusDamaged) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if instance(old.gen) != instance(gen) || instance(gen) == "" {
+		return nil, nil
+	}
+	keys, err := snap.FileKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &deltaChanges{base: base, keys: keys, files: changedFiles(old, keys)}, nil
+}
+
+// changesSinceDelta brings the delta file there is forward, without
+// reading the corpus file's files or every file's key: when the updates
+// since it were this process's own (index.Snapshot.FileKeysSince), the
+// files that differ from the corpus file are those the delta holds and
+// those the updates changed. It returns nil when it cannot tell: no
+// delta file, one for another corpus file, updates it does not know.
+func changesSinceDelta(ctx context.Context, ix *index.Index, snap *index.Snapshot, gen string) (*deltaChanges, error) {
+	key, base, sections, err := ix.ReadCorpusDelta(corpusLayout)
+	if err != nil || instance(key.Generation) != instance(gen) || instance(gen) == "" {
+		return nil, nil
+	}
+	if cur, _, err := ix.PeekCorpus(corpusLayout, nil); err != nil || cur != base {
+		return nil, nil
+	}
+	prev, err := decodeDelta(sections, key.Generation)
+	if err != nil {
+		return nil, nil
+	}
+	keys, since, ok, err := snap.FileKeysSince(ctx, key.Generation, prev.keys)
+	if err != nil || !ok {
+		return nil, err
+	}
+	files := since
+	for _, fd := range prev.docs {
+		files = append(files, fd.FileID)
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	// Only files indexed now have anything to hold.
+	indexed := make(map[int64]bool, len(files))
+	for _, k := range keys {
+		if _, found := slices.BinarySearch(files, k.ID); found {
+			indexed[k.ID] = true
+		}
+	}
+	files = slices.DeleteFunc(files, func(id int64) bool { return !indexed[id] })
+	return &deltaChanges{base: base, keys: keys, files: files}, nil
 }
 
 // sizeOfCorpus is the size of the corpus file, 0 if there is none.

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/winnowhq/winnow/internal/index"
 )
@@ -170,4 +174,122 @@ func truncate(t *testing.T, path string) {
 	if err := os.WriteFile(path, data[:len(data)*2/3], 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestDeltaBroughtForward: after updates of this process's own, the next
+// delta is made from the last one (changesSinceDelta), without the
+// corpus file's files: it has every file's key as the index does, holds
+// at least the files that differ from the corpus file, and opens as the
+// corpus built from the index. After an update of another process it is
+// made from the corpus file again.
+func TestDeltaBroughtForward(t *testing.T) {
+	root, ix := deltaTree(t)
+	save := func(step string) {
+		t.Helper()
+		if wrote, err := New(ix, nil).SaveCorpus(t.Context()); err != nil || !wrote {
+			t.Fatalf("%s: SaveCorpus wrote %v, %v", step, wrote, err)
+		}
+		built, err := loadCorpus(t.Context(), ix, DefaultParams)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := New(ix, nil)
+		e.Preload(t.Context())
+		if e.loaded == nil {
+			t.Fatalf("%s: Preload did not open the corpus through the delta file", step)
+		}
+		e.loaded.tier = built.tier
+		sameAsBuilt(t, built, e.loaded, step)
+	}
+	// changes returns what changesSinceDelta makes of the delta file there
+	// is, checked against the index and the corpus file.
+	changes := func(step string) *deltaChanges {
+		t.Helper()
+		snap, err := ix.Snapshot(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer snap.Close()
+		gen, err := snap.Stamp(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := changesSinceDelta(t.Context(), ix, snap, gen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == nil {
+			return nil
+		}
+		exact, err := changesSinceCorpus(t.Context(), ix, snap, gen)
+		if err != nil || exact == nil {
+			t.Fatalf("%s: changesSinceCorpus = %v, %v", step, exact, err)
+		}
+		if diff := cmp.Diff(exact.keys, got.keys); diff != "" {
+			t.Fatalf("%s: keys (-index +brought forward):\n%s", step, diff)
+		}
+		if exact.base != got.base {
+			t.Fatalf("%s: base %v, want %v", step, got.base, exact.base)
+		}
+		for _, id := range exact.files {
+			if !slices.Contains(got.files, id) {
+				t.Fatalf("%s: file %d differs from the corpus file, not held (%v, want at least %v)", step, id, got.files, exact.files)
+			}
+		}
+		return got
+	}
+	save("first delta")
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"modify another", func() { edit(t, root, "pkg/alpha.py", "def alpha_one(x):\n    return x\n") }},
+		{"add", func() { edit(t, root, "pkg/delta.py", "def delta_four():\n    return 4\n") }},
+		{"modify the same again", func() { edit(t, root, "pkg/delta.py", "def delta_four():\n    return 'four'\n") }},
+		{"delete", func() { os.Remove(filepath.Join(root, "pkg/gamma.py")) }},
+		{"rename", func() { os.Rename(filepath.Join(root, "pkg/beta.py"), filepath.Join(root, "pkg/bet.py")) }},
+		{"skip", func() { edit(t, root, "pkg/alpha.py", "def alpha_one(x):\n    return '\x00'\n") }},
+	}
+	for _, s := range steps {
+		s.do()
+		reindex(t, ix)
+		if changes(s.name) == nil {
+			t.Fatalf("%s: the delta was not brought forward", s.name)
+		}
+		save(s.name)
+	}
+
+	// Another process's update: its changes are not known here.
+	other, err := index.Open(t.Context(), index.Options{Root: root, Dir: ix.Dir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	edit(t, root, "pkg/late.py", "def late():\n    pass\n")
+	if _, err := other.Update(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if changes("another process") != nil {
+		t.Fatal("a delta was brought forward over another process's update")
+	}
+	save("another process")
+	// This process's again, after it: known from the delta just written.
+	edit(t, root, "pkg/late.py", "def late():\n    return 1\n")
+	reindex(t, ix)
+	if changes("own after another") == nil {
+		t.Fatal("own after another: the delta was not brought forward")
+	}
+	save("own after another")
+	// This process's update, then another's, then the delta: the log
+	// holds this process's, not the other's after it.
+	edit(t, root, "pkg/late.py", "def late():\n    return 2\n")
+	reindex(t, ix)
+	edit(t, root, "pkg/later.py", "def later():\n    pass\n")
+	if _, err := other.Update(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if changes("own, then another") != nil {
+		t.Fatal("a delta was brought forward over another process's update after this one's")
+	}
+	save("own, then another")
 }
