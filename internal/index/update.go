@@ -438,16 +438,19 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 	if len(jobs) == 0 && len(gone) == 0 {
 		return nil // nothing changed: no transaction, and the generation stays
 	}
-	w, err := u.ix.beginWrite(ctx, u.tier)
-	if err != nil {
-		return err
-	}
-	defer w.rollback()
-
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The files are read and parsed while the transaction begins.
 	results := u.parseAll(ctx, jobs)
+	w, err := u.ix.beginWrite(ctx, u.tier)
+	if err != nil {
+		cancel()
+		for range results { // the workers stop with ctx
+		}
+		return err
+	}
+	defer w.rollback()
 	done := 0
 	total := len(jobs) + len(u.rest)
 	var werr error
