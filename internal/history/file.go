@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"slices"
 	"sort"
@@ -174,8 +175,53 @@ func header(b []byte) (*decoder, error) {
 
 // peek returns the head and the number of commits of the history file,
 // checked whole but not decoded; ok is false for a file that is missing,
-// damaged or of another version.
+// damaged or of another version. Every update of the index asks, so the
+// file is checked through a buffer of peekChunk bytes rather than read
+// whole (on sympy 1 MB, of the 6.6 MB a one-file winnow index allocated).
 func peek(file string) (head string, commits int, ok bool) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", 0, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", 0, false
+	}
+	body := fi.Size() - 4
+	if body <= peekChunk {
+		return peekBytes(file) // the file is a chunk: read it whole
+	}
+	buf := make([]byte, peekChunk)
+	if _, err := io.ReadFull(f, buf); err != nil || string(buf[:len(magic)]) != magic || buf[len(magic)] != formatVersion {
+		return "", 0, false
+	}
+	// The head and the count are in the first chunk; a count larger than
+	// the rest of the chunk (more commits than bytes left in it), which
+	// the whole file may hold, is left to peekBytes.
+	d := &decoder{b: buf[len(magic)+1:]}
+	head = string(d.bytes())
+	commits = d.count()
+	if d.err != nil {
+		return peekBytes(file)
+	}
+	sum := crc32.NewIEEE()
+	sum.Write(buf)
+	if _, err := io.CopyBuffer(sum, io.LimitReader(f, body-peekChunk), buf); err != nil {
+		return "", 0, false
+	}
+	var want [4]byte
+	if _, err := io.ReadFull(f, want[:]); err != nil || sum.Sum32() != binary.LittleEndian.Uint32(want[:]) {
+		return "", 0, false
+	}
+	return head, commits, true
+}
+
+// peekChunk is the buffer peek reads the history file through.
+const peekChunk = 64 << 10
+
+// peekBytes is peek reading the file whole.
+func peekBytes(file string) (head string, commits int, ok bool) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return "", 0, false
