@@ -3,7 +3,7 @@ package retrieve
 import (
 	"bytes"
 	"context"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/winnowhq/winnow/internal/intent"
@@ -117,7 +117,7 @@ func (p *packer) variant(ctx context.Context, c Card, d Detail) (Card, bool) {
 func (p *packer) standardText(ctx context.Context, s symbol.Symbol, id int64) string {
 	var b strings.Builder
 	if s.Parent != "" {
-		fmt.Fprintf(&b, "in %s\n", s.Parent)
+		b.WriteString("in " + s.Parent + "\n")
 	}
 	sig := s.Signature
 	if sig == "" {
@@ -143,7 +143,7 @@ func (p *packer) standardText(ctx context.Context, s symbol.Symbol, id int64) st
 			if sig == "" {
 				sig = m.Kind.String() + " " + m.Name
 			}
-			fmt.Fprintf(&b, "\n  %d: %s", m.Span.StartLine, strings.TrimSpace(sig))
+			b.WriteString("\n  " + strconv.Itoa(m.Span.StartLine) + ": " + strings.TrimSpace(sig))
 		}
 	}
 	return b.String()

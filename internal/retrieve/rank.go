@@ -108,7 +108,7 @@ type rankBuf struct {
 	feat  [NumFeatures][]float64
 	file  [NumFeatures][]float64
 	score []float64
-	// places holds the per-file factors of the priors (ranker.places).
+	// places holds the per-file factors of the priors (ranker.priors).
 	places []place
 	// files is rankFiles' scratch: every file that scores, before the
 	// best are picked out of them.
@@ -152,9 +152,8 @@ type ranker struct {
 	terms []string
 	cap   *rerankCap // set by the second stage (rerank.go)
 
-	// places are the factors of the priors of each file's definitions,
-	// once the first prior is asked for (filePlaces).
-	places []place
+	// pri makes the priors, once the first is asked for (priors).
+	pri *priors
 }
 
 func (r *ranker) run(ctx context.Context, e *Engine) {
@@ -449,11 +448,16 @@ func (r *ranker) combine(later ...Feature) {
 			dense.cols, dense.ws = append(dense.cols, col), append(dense.ws, all.ws[i])
 		}
 	}
+	pr := r.priors()
 	for d, fi := range defFile {
 		score[d] = 0 // outside the files, or no feature: final's 0
 		if fi >= 0 {
 			if s := dense.sum(d); s != 0 {
-				score[d] = r.final(d, s)
+				if r.cap == nil {
+					score[d] = s * pr.of(d) // final, spelled out for the loop over every definition
+				} else {
+					score[d] = r.final(d, s)
+				}
 			}
 		}
 	}
@@ -579,20 +583,31 @@ func (r *ranker) final(d int, s float64) float64 {
 // file's factor for tests and docs, PriorNonCode unless it is code, and
 // its file's structure prior, as the task names it or not. It depends on
 // what the task names (mentions, paths, traces), which is settled before
-// the first combine. A file's factors are the same for each of its
-// definitions, and are computed once per ranking (filePlaces), in the
-// order the product takes them.
-func (r *ranker) prior(d int) float64 {
-	fi := r.c.defFile[d]
-	pl := &r.filePlaces()[fi]
-	p := pl.kind
-	if !r.c.defCode[d] {
-		p *= r.par.PriorNonCode
+// the first combine.
+func (r *ranker) prior(d int) float64 { return r.priors().of(d) }
+
+// priors holds what the priors of one ranking are made of. A file's
+// factors are the same for each of its definitions, and are computed
+// once per ranking (places), as is the factor of each kind; a prior
+// multiplies them in the order of the product they stand for: the
+// file's factor, times PriorNonCode unless the definition is code (times
+// 1, which is exact, if it is), times the structure prior.
+type priors struct {
+	places  []place
+	kind    [256]float64 // by symbol.Kind
+	file    []int32      // corpus.defFile
+	kinds   []symbol.Kind
+	mention []float64 // FeatMention
+}
+
+// of is definition d's prior.
+func (p *priors) of(d int) float64 {
+	pl := &p.places[p.file[d]]
+	f := pl.kind * p.kind[p.kinds[d]]
+	if p.mention[d] > 0 {
+		return f * pl.named
 	}
-	if r.feat[FeatMention][d] > 0 {
-		return p * pl.named
-	}
-	return p * pl.unnamed
+	return f * pl.unnamed
 }
 
 // A place is what a file contributes to the priors of its definitions:
@@ -600,12 +615,19 @@ func (r *ranker) prior(d int) float64 {
 // task names and for one it does not.
 type place struct{ kind, named, unnamed float64 }
 
-// filePlaces returns the places of the files, computing them the first
+// priors returns the priors of the ranking, computing them the first
 // time: they depend on what the task names and traces, which is settled
 // before the first prior is asked for.
-func (r *ranker) filePlaces() []place {
-	if r.places != nil {
-		return r.places
+func (r *ranker) priors() *priors {
+	if r.pri != nil {
+		return r.pri
+	}
+	pr := &priors{file: r.c.defFile, kinds: r.c.defKind, mention: r.feat[FeatMention]}
+	for k := range pr.kind {
+		pr.kind[k] = 1
+		if !callableOrType(symbol.Kind(k)) {
+			pr.kind[k] = r.par.PriorNonCode
+		}
 	}
 	var pls []place
 	switch {
@@ -630,8 +652,9 @@ func (r *ranker) filePlaces() []place {
 		}
 		pls[fi] = place{kind: p, named: r.structurePrior(int32(fi), true), unnamed: r.structurePrior(int32(fi), false)}
 	}
-	r.places = pls
-	return pls
+	pr.places = pls
+	r.pri = pr
+	return pr
 }
 
 // top returns the n best definitions with a positive score. It selects

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -99,11 +100,15 @@ func (p *packer) importCards(ctx context.Context, defs []Card) []Card {
 		if err != nil {
 			continue
 		}
-		lines := strings.Split(string(src), "\n")
+		lines := lineFinder{src: src}
 		var text []string
 		first, last, prev := 0, 0, 0
 		for _, imp := range imps {
-			if imp.Line == prev || imp.Line < 1 || imp.Line > len(lines) {
+			if imp.Line == prev || imp.Line < 1 {
+				continue
+			}
+			line, ok := lines.line(imp.Line)
+			if !ok {
 				continue
 			}
 			prev = imp.Line
@@ -111,7 +116,7 @@ func (p *packer) importCards(ctx context.Context, defs []Card) []Card {
 				first = imp.Line
 			}
 			last = imp.Line
-			text = append(text, strings.TrimRight(lines[imp.Line-1], " \t\r"))
+			text = append(text, strings.TrimRight(line, " \t\r"))
 		}
 		if len(text) == 0 {
 			continue
@@ -122,6 +127,37 @@ func (p *packer) importCards(ctx context.Context, defs []Card) []Card {
 		})
 	}
 	return cards
+}
+
+// A lineFinder finds lines of a source by number, from 1, reading it
+// only as far as the furthest line asked for: a file's imports are
+// mostly at its top, and splitting a long file into lines to show them
+// cost more than the rest of its card.
+type lineFinder struct {
+	src    []byte
+	starts []int // the offsets of the lines found so far
+}
+
+// line is line n of the source as strings.Split(src, "\n") has it, and
+// whether the source has that many lines.
+func (f *lineFinder) line(n int) (string, bool) {
+	if f.starts == nil {
+		f.starts = []int{0}
+	}
+	for len(f.starts) < n {
+		last := f.starts[len(f.starts)-1]
+		i := bytes.IndexByte(f.src[last:], '\n')
+		if i < 0 {
+			return "", false
+		}
+		f.starts = append(f.starts, last+i+1)
+	}
+	start := f.starts[n-1]
+	end := len(f.src)
+	if i := bytes.IndexByte(f.src[start:], '\n'); i >= 0 {
+		end = start + i
+	}
+	return string(f.src[start:end]), true
 }
 
 // relatedCards are the tests and the callers of the best definitions:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -131,7 +132,7 @@ func renderCard(f Format, c Card) string {
 		data, _ := json.Marshal(c)
 		return string(data) + ","
 	}
-	loc := fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine)
+	loc := c.Path + ":" + strconv.Itoa(c.StartLine) + "-" + strconv.Itoa(c.EndLine)
 	text := strings.TrimRight(c.Text, "\n")
 	switch f {
 	case Markdown:
@@ -146,20 +147,25 @@ func renderCard(f Format, c Card) string {
 		}
 		return head + "\n```" + fenceLang(c.lang) + "\n" + text + "\n```\n\n"
 	case XML:
+		// Written piece by piece into a builder sized for the text, which
+		// is most of a card: packing renders every candidate to size it.
 		var b strings.Builder
 		tag := cardTag(c)
-		fmt.Fprintf(&b, "<%s", tag)
+		b.Grow(len(text) + 2*len(tag) + len(c.Name) + len(loc) + len(c.Note) + 64)
+		b.WriteString("<" + tag)
 		if c.Name != "" {
-			fmt.Fprintf(&b, " kind=\"%s\" name=\"%s\"", attr(c.Kind), attr(c.Name))
+			b.WriteString(` kind="` + attr(c.Kind) + `" name="` + attr(c.Name) + `"`)
 		}
-		fmt.Fprintf(&b, " loc=\"%s\"", attr(loc))
+		b.WriteString(` loc="` + attr(loc) + `"`)
 		if tag == "definition" {
-			fmt.Fprintf(&b, " detail=\"%s\"", c.Detail)
+			b.WriteString(` detail="` + c.Detail.String() + `"`)
 		}
 		if c.Note != "" {
-			fmt.Fprintf(&b, " note=\"%s\"", attr(c.Note))
+			b.WriteString(` note="` + attr(c.Note) + `"`)
 		}
-		fmt.Fprintf(&b, ">\n%s\n</%s>\n", text, tag)
+		b.WriteString(">\n")
+		b.WriteString(text)
+		b.WriteString("\n</" + tag + ">\n")
 		return b.String()
 	}
 	return ""

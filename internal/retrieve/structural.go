@@ -58,8 +58,8 @@ func (r *ranker) testVotes(ctx context.Context, e *Engine) {
 		return
 	}
 	voters := r.topWhere(testVoters, func(d int32) bool {
-		def := &r.c.defs[d]
-		return def.file >= 0 && r.c.files[def.file].test && def.Kind.IsCallable()
+		fi := r.c.defFile[d]
+		return fi >= 0 && r.c.files[fi].test && r.c.defKind[d].IsCallable()
 	})
 	if len(voters) == 0 {
 		return

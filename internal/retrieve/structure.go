@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/winnowhq/winnow/internal/symbol"
 )
 
 // structure is what ranking knows of a corpus beyond its text: which
@@ -25,9 +27,8 @@ type structure struct {
 	// densely: the loops of a ranking over every definition read nothing
 	// else of it, and a definition's entry is two cache lines.
 	defFile []int32
-	// defCode is, per definition, whether it is a callable or a type
-	// (callableOrType), likewise.
-	defCode []bool
+	// defKind is, per definition, its kind, likewise.
+	defKind []symbol.Kind
 }
 
 // deriveStructure computes c.structure. It reads c.files, c.defs and
@@ -51,10 +52,10 @@ func (c *corpus) deriveStructure() {
 	}
 	s.ndirs = len(dirs)
 	s.defFile = make([]int32, len(c.defs))
-	s.defCode = make([]bool, len(c.defs))
+	s.defKind = make([]symbol.Kind, len(c.defs))
 	for d := range c.defs {
 		def := &c.defs[d]
-		s.defFile[d], s.defCode[d] = def.file, callableOrType(def.Kind)
+		s.defFile[d], s.defKind[d] = def.file, def.Kind
 		if def.file < 0 || !def.Kind.IsCallable() {
 			continue
 		}
