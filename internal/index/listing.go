@@ -31,7 +31,13 @@ import (
 // time; git replaces its index file by renaming a new one over it; an
 // edited ignore or config file has a new modification time. The next
 // update that finds every stamp as it was takes the remembered answer,
-// and asks git otherwise (and remembers the new answer).
+// and asks git otherwise (and remembers the new answer). Stamping again
+// starts from the last stamps: a directory whose stamp did not change
+// holds the same subdirectories and .gitignore (it is not read again),
+// and configuration files that did not change are what git reads (it is
+// not asked again), so that an editor that saves by renaming, which
+// changes a directory on every save, costs git's listing and the stamps'
+// lstat calls, no more.
 //
 // A change within the tick of the file system's clock that stamped the
 // remembered state would leave the stamp as it was (git's "racy clean"
@@ -41,15 +47,17 @@ import (
 // core.excludesFile, an include), one asked under variables that move
 // git's files (GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG...), or one for a tree
 // of more than listingMaxDirs directories, whose stamps cost what git
-// does. A tree whose top is not a git work tree with its own .git
-// directory is never remembered either.
+// does (that it is, is remembered until the git index changes, so that
+// its directories are not counted on every update). A tree whose top is
+// not a git work tree with its own .git directory is never remembered
+// either.
 
 // listingName is the file, in the index directory, that remembers the
 // last git listing.
 const listingName = "listing"
 
 // listingMagic starts the file; the version changes with the layout.
-const listingMagic = "winnow git listing 1\n"
+const listingMagic = "winnow git listing 2\n"
 
 // racyMargin is how recent a stamp may be for the answer to be kept: more
 // than the tick of any file system's clock (FAT's is two seconds).
@@ -61,6 +69,7 @@ const listingMaxDirs = 4096
 // A fileStamp is what lstat says of one path; a missing path has none.
 type fileStamp struct {
 	path   string // absolute
+	kind   stampKind
 	exists bool
 	mode   fs.FileMode // type bits
 	size   int64
@@ -68,23 +77,38 @@ type fileStamp struct {
 	ino    uint64
 }
 
+// What a stamp is of: git's own files, its configuration, a directory of
+// the tree, a .gitignore in it.
+type stampKind uint8
+
+const (
+	stampGit stampKind = iota
+	stampConfig
+	stampDir
+	stampIgnore
+)
+
 // stampOf stamps one path.
-func stampOf(path string) (fileStamp, error) {
+func stampOf(path string, kind stampKind) (fileStamp, error) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return fileStamp{path: path}, nil
+		return fileStamp{path: path, kind: kind}, nil
 	}
 	if err != nil {
 		return fileStamp{}, err
 	}
-	return fileStamp{path: path, exists: true, mode: fi.Mode().Type(), size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: fileID(fi)}, nil
+	return fileStamp{path: path, kind: kind, exists: true, mode: fi.Mode().Type(), size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: fileID(fi)}, nil
 }
 
 // A listing is a remembered answer of git: the paths it listed, and the
-// stamps of what they depend on.
+// stamps of what they depend on. A tree of more than listingMaxDirs
+// directories has a listing that says so (large), with a stamp of the
+// git index only, so that the directories are not counted again until it
+// changes; it never stands for git's answer.
 type listing struct {
 	root   string
 	env    string // the GIT_ variables, sorted
+	large  bool
 	stamps []fileStamp
 	paths  []string
 }
@@ -95,28 +119,44 @@ type listing struct {
 func (l *lister) gitFiles(ctx context.Context) ([]string, error) {
 	file := filepath.Join(l.opts.Dir, listingName)
 	env, envOK := gitEnv()
-	if envOK {
-		if old, err := readListing(file); err == nil && old.root == l.root && old.env == env && old.current() {
+	if !envOK {
+		return gitListFiles(ctx, l.root)
+	}
+	old, err := readListing(file)
+	if err != nil || old.root != l.root || old.env != env {
+		old = nil
+	}
+	var changed map[string]bool
+	if old != nil {
+		changed = old.changed()
+		switch {
+		case len(changed) == 0 && old.large:
+			return gitListFiles(ctx, l.root)
+		case len(changed) == 0:
 			l.reused = true
 			return old.paths, nil
 		}
 	}
 	asked := time.Now()
 	var rec *listing
-	var recOK bool
 	var wg sync.WaitGroup
-	if envOK {
-		wg.Go(func() { rec, recOK = l.stampTree(ctx, env) })
-	}
+	wg.Go(func() { rec = l.stampTree(ctx, env, old, changed) })
 	paths, err := gitListFiles(ctx, l.root)
 	wg.Wait()
-	if err != nil || !recOK || !rec.settled(asked) {
+	if err != nil || rec == nil {
 		if rerr := os.Remove(file); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			l.opts.Logger.Debug("forget the git listing", "err", rerr)
 		}
 		return paths, err
 	}
-	rec.paths = paths
+	if !rec.settled(asked) {
+		// The last listing, changed, stays: what the next update stamps
+		// again, it stamps from there (stampTree).
+		return paths, nil
+	}
+	if !rec.large {
+		rec.paths = paths
+	}
 	if err := writeAtomic(file, rec.encode()); err != nil {
 		l.opts.Logger.Debug("remember the git listing", "err", err)
 	}
@@ -146,15 +186,19 @@ func gitEnv() (env string, ok bool) {
 	return strings.Join(vars, "\x00"), true
 }
 
-// current reports whether every stamp is as it was.
-func (g *listing) current() bool {
+// changed returns the paths whose stamps are not as they were, none
+// when the listing is current.
+func (g *listing) changed() map[string]bool {
+	var changed map[string]bool
 	for _, s := range g.stamps {
-		now, err := stampOf(s.path)
-		if err != nil || now != s {
-			return false
+		if now, err := stampOf(s.path, s.kind); err != nil || now != s {
+			if changed == nil {
+				changed = make(map[string]bool)
+			}
+			changed[s.path] = true
 		}
 	}
-	return true
+	return changed
 }
 
 // settled reports whether no stamp is younger than racyMargin before
@@ -170,64 +214,156 @@ func (g *listing) settled(asked time.Time) bool {
 	return true
 }
 
-// stampTree stamps what git's answer depends on (see above); ok is false
-// for an answer not to remember.
-func (l *lister) stampTree(ctx context.Context, env string) (_ *listing, ok bool) {
+// stampTree stamps what git's answer depends on (see above), or returns
+// nil for an answer not to remember. From old, the last listing, whose
+// stamps of the paths in changed differ, it takes what the stamps that
+// did not change still tell: the configuration files (git config is not
+// asked again), and the subdirectories and .gitignore of a directory
+// (not read again), so that an update after a file was saved by a
+// rename stamps about what it checks.
+func (l *lister) stampTree(ctx context.Context, env string, old *listing, changed map[string]bool) *listing {
 	g := &listing{root: l.root, env: env}
-	add := func(path string) bool {
-		s, err := stampOf(path)
+	add := func(path string, kind stampKind) bool {
+		s, err := stampOf(path, kind)
 		g.stamps = append(g.stamps, s)
 		return err == nil
 	}
 	gitDir := filepath.Join(l.root, ".git")
 	if fi, err := os.Lstat(gitDir); err != nil || !fi.IsDir() {
-		return nil, false // a linked work tree, a submodule, a tree inside a repository, no git
+		return nil // a linked work tree, a submodule, a tree inside a repository, no git
 	}
 	for _, name := range []string{".git/index", ".git/info/exclude", ".git/config", ".git/config.worktree"} {
-		if !add(filepath.Join(l.root, filepath.FromSlash(name))) {
-			return nil, false
+		if !add(filepath.Join(l.root, filepath.FromSlash(name)), stampGit) {
+			return nil
 		}
 	}
-	// The configuration files git reads by default, present or not, and
-	// the ones it did read.
-	for _, f := range defaultGitConfig() {
-		if !add(f) {
-			return nil, false
+	if !l.stampConfig(ctx, g, old, changed) {
+		return nil
+	}
+	// The directories of the last listing whose stamps did not change,
+	// with their subdirectories and whether they hold a .gitignore.
+	known := make(map[string]*dirEntries)
+	if old != nil && !old.large {
+		for _, s := range old.stamps {
+			switch {
+			case s.kind == stampDir && !changed[s.path]:
+				if known[s.path] == nil {
+					known[s.path] = &dirEntries{}
+				}
+			case s.kind == stampIgnore && s.exists:
+				e := known[filepath.Dir(s.path)]
+				if e != nil {
+					e.ignore = true
+				}
+			}
 		}
-	}
-	origins, ok := gitConfigOrigins(ctx, l.root)
-	if !ok {
-		return nil, false
-	}
-	for _, f := range origins {
-		if !add(f) {
-			return nil, false
+		for _, s := range old.stamps {
+			if parent := known[filepath.Dir(s.path)]; s.kind == stampDir && parent != nil && s.path != l.root {
+				parent.dirs = append(parent.dirs, filepath.Base(s.path))
+			}
 		}
 	}
 	dirs := 0
-	err := filepath.WalkDir(l.root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	var walk func(dir string) bool
+	walk = func(dir string) bool {
+		if dirs++; dirs > listingMaxDirs || ctx.Err() != nil {
+			return false
 		}
-		if d.IsDir() {
-			if d.Name() == ".git" || path == l.opts.Dir {
-				return fs.SkipDir
+		if !add(dir, stampDir) {
+			return false
+		}
+		e := known[dir]
+		if e == nil {
+			var err error
+			if e, err = readDirEntries(dir); err != nil {
+				return false
 			}
-			if dirs++; dirs > listingMaxDirs {
-				return errors.New("too many directories")
+		}
+		if e.ignore && !add(filepath.Join(dir, ".gitignore"), stampIgnore) {
+			return false
+		}
+		for _, name := range e.dirs {
+			sub := filepath.Join(dir, name)
+			if name == ".git" || sub == l.opts.Dir {
+				continue
 			}
-		} else if d.Name() != ".gitignore" {
+			if !walk(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(l.root) {
+		if dirs <= listingMaxDirs {
 			return nil
 		}
-		if !add(path) {
-			return errors.New("unstampable")
-		}
-		return nil
-	})
-	if err != nil || ctx.Err() != nil {
-		return nil, false
+		// Too large to stamp: remembered as such, until the git index changes.
+		g.large = true
+		g.stamps = g.stamps[:1]
 	}
-	return g, true
+	return g
+}
+
+// dirEntries is what a directory holds that the stamps follow.
+type dirEntries struct {
+	dirs   []string // names of subdirectories
+	ignore bool     // a .gitignore file
+}
+
+func readDirEntries(dir string) (*dirEntries, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	e := &dirEntries{}
+	for _, de := range des {
+		switch {
+		case de.IsDir():
+			e.dirs = append(e.dirs, de.Name())
+		case de.Name() == ".gitignore":
+			e.ignore = true
+		}
+	}
+	return e, nil
+}
+
+// stampConfig stamps git's configuration files: those of old when none
+// of them changed, else the default ones and those git reads, which it
+// asks (gitConfigOrigins). It reports false when the configuration makes
+// the answer depend on files it does not stamp.
+func (l *lister) stampConfig(ctx context.Context, g *listing, old *listing, changed map[string]bool) bool {
+	if old != nil && !old.large {
+		var config []fileStamp
+		same := true
+		for _, s := range old.stamps {
+			if s.kind == stampConfig {
+				config = append(config, s)
+				same = same && !changed[s.path]
+			}
+		}
+		if same && len(config) > 0 {
+			g.stamps = append(g.stamps, config...)
+			return true
+		}
+	}
+	files := defaultGitConfig()
+	origins, ok := gitConfigOrigins(ctx, l.root)
+	if !ok {
+		return false
+	}
+	for _, f := range origins {
+		if !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	for _, f := range files {
+		s, err := stampOf(f, stampConfig)
+		if err != nil {
+			return false
+		}
+		g.stamps = append(g.stamps, s)
+	}
+	return true
 }
 
 // defaultGitConfig returns the configuration and ignore files git reads
@@ -287,9 +423,15 @@ func (g *listing) encode() []byte {
 	b := []byte(listingMagic)
 	b = appendString(b, g.root)
 	b = appendString(b, g.env)
+	large := uint64(0)
+	if g.large {
+		large = 1
+	}
+	b = binary.AppendUvarint(b, large)
 	b = binary.AppendUvarint(b, uint64(len(g.stamps)))
 	for _, s := range g.stamps {
 		b = appendString(b, s.path)
+		b = binary.AppendUvarint(b, uint64(s.kind))
 		exists := uint64(0)
 		if s.exists {
 			exists = 1
@@ -324,10 +466,12 @@ func readListing(file string) (*listing, error) {
 	}
 	r := listingReader{b: body[len(listingMagic):], ok: true}
 	g := &listing{root: r.string(), env: r.string()}
+	g.large = r.uvarint() == 1
 	g.stamps = make([]fileStamp, r.count())
 	for i := range g.stamps {
 		s := &g.stamps[i]
 		s.path = r.string()
+		s.kind = stampKind(r.uvarint())
 		s.exists = r.uvarint() == 1
 		s.mode = fs.FileMode(r.uvarint())
 		s.size = r.varint()

@@ -260,3 +260,72 @@ func TestListingFileRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestListingStampedFromLast: a listing remembered again after a change
+// takes from the last one what its unchanged stamps still tell (the
+// subdirectories of a directory, its .gitignore, the configuration
+// files) and is the listing stamped from scratch; the changes are seen.
+func TestListingStampedFromLast(t *testing.T) {
+	root := gitTree(t, listingFiles, ".gitignore", "tracked.py", "pkg/a.py")
+	ix := openIndex(t, Options{Root: root})
+	backdate(t, root)
+	update(t, ix)
+	for _, step := range []struct {
+		name   string
+		change func()
+	}{
+		{"new subdirectory", func() {
+			writeTree(t, root, map[string]string{"pkg/sub/deep/n.py": "def n(): pass\n"})
+		}},
+		{"file in the new subdirectory", func() {
+			writeTree(t, root, map[string]string{"pkg/sub/m.py": "def m(): pass\n"})
+		}},
+		{".gitignore in a subdirectory", func() {
+			writeTree(t, root, map[string]string{"pkg/sub/.gitignore": "m.py\n"})
+		}},
+		{".gitignore edited", func() {
+			writeTree(t, root, map[string]string{"pkg/sub/.gitignore": "deep/\n"})
+		}},
+		{"subdirectory removed", func() {
+			if err := os.RemoveAll(filepath.Join(root, "pkg", "sub")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		step.change()
+		backdate(t, root)
+		if _, reused := listOnce(t, ix); reused {
+			t.Fatalf("%s: the changed tree's listing was reused", step.name)
+		}
+		update(t, ix)
+		fresh := openIndex(t, Options{Root: root, Dir: t.TempDir()})
+		update(t, fresh)
+		if diff := cmp.Diff(indexedPaths(t, fresh), indexedPaths(t, ix)); diff != "" {
+			t.Fatalf("%s: indexed files (-new index +updated):\n%s", step.name, diff)
+		}
+		got, err := readListing(filepath.Join(ix.dir, listingName))
+		if err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		env, _ := gitEnv()
+		want := newLister(ix.root, &ix.opts).stampTree(t.Context(), env, nil, nil)
+		if diff := cmp.Diff(want.stamps, got.stamps, cmp.AllowUnexported(fileStamp{})); diff != "" {
+			t.Fatalf("%s: stamps (-from scratch +from the last listing):\n%s", step.name, diff)
+		}
+		if _, reused := listOnce(t, ix); !reused {
+			t.Fatalf("%s: the listing was not remembered", step.name)
+		}
+	}
+	// A configuration that names an excludes file, which nothing stamps:
+	// git's configuration is read again, and the answer not remembered.
+	writeTree(t, root, map[string]string{"excludes": "untracked.py\n"})
+	runGit(t, root, "config", "core.excludesFile", filepath.Join(root, "excludes"))
+	backdate(t, root)
+	update(t, ix)
+	if _, reused := listOnce(t, ix); reused {
+		t.Error("with an excludes file configured, the listing was reused")
+	}
+	if paths := indexedPaths(t, ix); slices.Contains(paths, "untracked.py") {
+		t.Errorf("the file the excludes file names is indexed: %v", paths)
+	}
+}
