@@ -73,12 +73,18 @@ func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
 			m[pair[1]] += w
 		}
 	}
+	named := make(map[string][]int32) // the definitions of each name used, found once: the seeds use many names more than once
 	for _, edge := range out {
 		from, ok := c.defByID[edge.Scope]
 		if !ok {
 			continue
 		}
-		for _, to := range c.resolve(edge.Name, c.defs[from].file) {
+		all, ok := named[edge.Name]
+		if !ok {
+			all = c.named(edge.Name)
+			named[edge.Name] = all
+		}
+		for _, to := range c.resolveAmong(all, c.defFile[from]) {
 			link(from, to, refWeight[edge.Kind])
 		}
 	}
@@ -205,13 +211,25 @@ func newLocalGraph(nodes []int32, nbrs map[int32][]int32, adj map[int32]map[int3
 // a file: definitions in the same file first; otherwise all definitions
 // of the name, when there are few enough to be meaningful.
 func (c *corpus) resolve(name string, from int32) []int32 {
-	var all, local []int32
+	return c.resolveAmong(c.named(name), from)
+}
+
+// named returns the definitions of name, as written.
+func (c *corpus) named(name string) []int32 {
+	var all []int32
 	for _, d := range c.names.get(strings.ToLower(name)) {
-		if c.defs[d].Name != name {
-			continue
+		if c.defs[d].Name == name {
+			all = append(all, d)
 		}
-		all = append(all, d)
-		if c.defs[d].file == from {
+	}
+	return all
+}
+
+// resolveAmong is resolve of a name whose definitions are all.
+func (c *corpus) resolveAmong(all []int32, from int32) []int32 {
+	var local []int32
+	for _, d := range all {
+		if c.defFile[d] == from {
 			local = append(local, d)
 		}
 	}
