@@ -356,11 +356,26 @@ func (ix *Index) ReadCorpusDelta(layout string) (CorpusKey, CorpusBase, [][]byte
 // ErrCorpusStale, a damaged one ErrCorpusDamaged, a missing one an error
 // matching os.ErrNotExist.
 func (ix *Index) readDelta(want CorpusKey) (CorpusBase, [][]byte, error) {
-	buf, err := os.ReadFile(ix.CorpusDeltaPath())
+	f, err := os.Open(ix.CorpusDeltaPath())
 	if err != nil {
 		return CorpusBase{}, nil, err
 	}
-	return splitDelta(buf, want)
+	defer f.Close()
+	// A delta of another generation, the one every update finds before
+	// it writes its own (DeltaCurrent), is told from its first bytes.
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusDeltaPath(), err)
+	}
+	if key, ok := corpusKeyOf(head[:n]); ok && key != (CorpusKey{Layout: deltaLayout(want.Layout), Generation: want.Generation}) {
+		return CorpusBase{}, nil, fmt.Errorf("%w: delta of %q, not %q", ErrCorpusStale, key.Generation, want.Generation)
+	}
+	rest, err := io.ReadAll(f)
+	if err != nil {
+		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusDeltaPath(), err)
+	}
+	return splitDelta(append(head[:n], rest...), want)
 }
 
 // splitDelta checks the bytes of a delta file for want and returns the
