@@ -55,23 +55,28 @@ func (s *Snapshot) FileKeys(ctx context.Context) (_ []FileKey, err error) {
 	return out, rows.Err()
 }
 
-// FileKeysSince returns what FileKeys does, from old, the keys as of the
-// index stamp from, when the updates since were all this Index's own
-// (commitLog): old's keys but those of the files the updates wrote,
-// moved or deleted, which are read again. changed holds those files' ids,
-// ok is false when the updates since from are not known (another
-// process's, a rebuild, none at all), and nothing is returned then. A
-// one-file update of sympy reads 1 row instead of 1,531.
-func (s *Snapshot) FileKeysSince(ctx context.Context, from string, old []FileKey) (keys []FileKey, changed []int64, ok bool, err error) {
+// ChangedSince returns the ids, sorted, of the files whose keys the
+// updates since the index stamp from may have changed (wrote, moved or
+// deleted), when those updates, up to the snapshot, were all this
+// Index's own (commitLog); ok is false otherwise (another process's, a
+// rebuild, none known). A writer of the corpus files brings the keys of
+// from forward with them (FileKeysSince).
+func (s *Snapshot) ChangedSince(ctx context.Context, from string) (changed []int64, ok bool, err error) {
 	defer s.classify(&err)
 	to, err := stamp(ctx, s.tx)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, false, err
 	}
 	changed, ok = s.ix.commits.since(from, to)
-	if !ok {
-		return nil, nil, false, nil
-	}
+	return changed, ok, nil
+}
+
+// FileKeysSince returns what FileKeys does, from old, the keys as of an
+// earlier stamp, and changed, the files ChangedSince that stamp: old's
+// keys but those of changed, which are read again. A one-file update of
+// sympy reads 1 row instead of 1,531.
+func (s *Snapshot) FileKeysSince(ctx context.Context, old []FileKey, changed []int64) (keys []FileKey, err error) {
+	defer s.classify(&err)
 	keys = make([]FileKey, 0, len(old)+len(changed))
 	for _, k := range old {
 		if _, found := slices.BinarySearch(changed, k.ID); !found {
@@ -82,11 +87,11 @@ func (s *Snapshot) FileKeysSince(ctx context.Context, from string, old []FileKey
 		batch := ids[:min(len(ids), 500)]
 		ids = ids[len(batch):]
 		if keys, err = s.appendFileKeys(ctx, keys, batch); err != nil {
-			return nil, nil, false, err
+			return nil, err
 		}
 	}
 	slices.SortFunc(keys, func(a, b FileKey) int { return strings.Compare(a.Path, b.Path) }) // FileKeys' ORDER BY path
-	return keys, changed, true, nil
+	return keys, nil
 }
 
 // appendFileKeys appends the keys of the indexed files among ids.
@@ -111,7 +116,7 @@ func (s *Snapshot) appendFileKeys(ctx context.Context, keys []FileKey, ids []int
 
 // A commitLog remembers the index stamps and changed files of an
 // Index's own updates, the last ones that followed each other with no
-// other writer in between, for FileKeysSince.
+// other writer in between, for ChangedSince.
 type commitLog struct {
 	mu    sync.Mutex
 	notes []commitNote
@@ -124,7 +129,7 @@ type commitNote struct {
 	files         []int64
 }
 
-// commitLogSize bounds the notes kept: FileKeysSince is asked about the
+// commitLogSize bounds the notes kept: ChangedSince is asked about the
 // last few.
 const commitLogSize = 16
 
@@ -336,7 +341,7 @@ func (ix *Index) WriteCorpusDelta(key CorpusKey, base CorpusBase, sections [][]b
 // generation it was written at, checked whole: the key it brings the
 // corpus file to, the corpus file it applies to and its sections (those
 // after the container's own). A writer brings it forward (see
-// FileKeysSince); a reader opens it with OpenCorpus.
+// ChangedSince); a reader opens it with OpenCorpus.
 func (ix *Index) ReadCorpusDelta(layout string) (CorpusKey, CorpusBase, [][]byte, error) {
 	buf, err := os.ReadFile(ix.CorpusDeltaPath())
 	if err != nil {
@@ -356,26 +361,53 @@ func (ix *Index) ReadCorpusDelta(layout string) (CorpusKey, CorpusBase, [][]byte
 // ErrCorpusStale, a damaged one ErrCorpusDamaged, a missing one an error
 // matching os.ErrNotExist.
 func (ix *Index) readDelta(want CorpusKey) (CorpusBase, [][]byte, error) {
-	f, err := os.Open(ix.CorpusDeltaPath())
+	f, head, err := ix.openDelta()
 	if err != nil {
 		return CorpusBase{}, nil, err
 	}
 	defer f.Close()
 	// A delta of another generation, the one every update finds before
 	// it writes its own (DeltaCurrent), is told from its first bytes.
-	head := make([]byte, 4096)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusDeltaPath(), err)
-	}
-	if key, ok := corpusKeyOf(head[:n]); ok && key != (CorpusKey{Layout: deltaLayout(want.Layout), Generation: want.Generation}) {
+	if key, ok := corpusKeyOf(head); ok && key != (CorpusKey{Layout: deltaLayout(want.Layout), Generation: want.Generation}) {
 		return CorpusBase{}, nil, fmt.Errorf("%w: delta of %q, not %q", ErrCorpusStale, key.Generation, want.Generation)
 	}
 	rest, err := io.ReadAll(f)
 	if err != nil {
 		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusDeltaPath(), err)
 	}
-	return splitDelta(append(head[:n], rest...), want)
+	return splitDelta(append(head, rest...), want)
+}
+
+// openDelta opens the delta file and reads its first 4 KB, where its key
+// is.
+func (ix *Index) openDelta() (*os.File, []byte, error) {
+	f, err := os.Open(ix.CorpusDeltaPath())
+	if err != nil {
+		return nil, nil, err
+	}
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		f.Close()
+		return nil, nil, fmt.Errorf("read %s: %w", ix.CorpusDeltaPath(), err)
+	}
+	return f, head[:n], nil
+}
+
+// CorpusDeltaGeneration returns the index stamp the delta file of the
+// layout brings the corpus file to, from its header alone: not checked,
+// for a writer deciding whether to read it (ReadCorpusDelta checks it).
+func (ix *Index) CorpusDeltaGeneration(layout string) (string, error) {
+	f, head, err := ix.openDelta()
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	key, ok := corpusKeyOf(head)
+	if !ok || key.Layout != deltaLayout(layout) {
+		return "", fmt.Errorf("%w: not a delta of layout %q", ErrCorpusStale, layout)
+	}
+	return key.Generation, nil
 }
 
 // splitDelta checks the bytes of a delta file for want and returns the

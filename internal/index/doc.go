@@ -192,9 +192,9 @@ checksum. Deltas accumulate against the corpus file (each one replaces
 the last and holds every change since the corpus file), until the
 writer finds one too large and writes the corpus file whole. A process
 whose own updates are all there was since the last delta makes the next
-one from it (Snapshot.FileKeysSince: its keys, those of the files the
-updates wrote, moved or deleted read again), without reading every
-file's key or the corpus file's files. OpenCorpus
+one from it (Snapshot.ChangedSince, FileKeysSince: its keys, those of
+the files the updates wrote, moved or deleted read again), without
+reading every file's key or the corpus file's files. OpenCorpus
 returns the corpus file's sections and, when it is of an earlier
 generation, the delta's: only a delta of the index's stamp, for the
 corpus file as it is (both checked whole), is returned; any other is

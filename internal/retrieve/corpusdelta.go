@@ -222,13 +222,21 @@ func changesSinceCorpus(ctx context.Context, ix *index.Index, snap *index.Snapsh
 
 // changesSinceDelta brings the delta file there is forward, without
 // reading the corpus file's files or every file's key: when the updates
-// since it were this process's own (index.Snapshot.FileKeysSince), the
+// since it were this process's own (index.Snapshot.ChangedSince), the
 // files that differ from the corpus file are those the delta holds and
 // those the updates changed. It returns nil when it cannot tell: no
 // delta file, one for another corpus file, updates it does not know.
 func changesSinceDelta(ctx context.Context, ix *index.Index, snap *index.Snapshot, gen string) (*deltaChanges, error) {
+	from, err := ix.CorpusDeltaGeneration(corpusLayout)
+	if err != nil || instance(from) != instance(gen) || instance(gen) == "" {
+		return nil, nil
+	}
+	since, ok, err := snap.ChangedSince(ctx, from)
+	if err != nil || !ok {
+		return nil, err
+	}
 	key, base, sections, err := ix.ReadCorpusDelta(corpusLayout)
-	if err != nil || instance(key.Generation) != instance(gen) || instance(gen) == "" {
+	if err != nil || key.Generation != from {
 		return nil, nil
 	}
 	if cur, _, err := ix.PeekCorpus(corpusLayout, nil); err != nil || cur != base {
@@ -238,11 +246,11 @@ func changesSinceDelta(ctx context.Context, ix *index.Index, snap *index.Snapsho
 	if err != nil {
 		return nil, nil
 	}
-	keys, since, ok, err := snap.FileKeysSince(ctx, key.Generation, prev.keys)
-	if err != nil || !ok {
+	keys, err := snap.FileKeysSince(ctx, prev.keys, since)
+	if err != nil {
 		return nil, err
 	}
-	files := since
+	files := slices.Clone(since)
 	for _, fd := range prev.docs {
 		files = append(files, fd.FileID)
 	}
