@@ -113,6 +113,15 @@ type rankBuf struct {
 	// files is rankFiles' scratch: every file that scores, before the
 	// best are picked out of them.
 	files []RankedFile
+	// nz[f], where known[f], is every definition feature f scores in the
+	// ranking that used the buffer last: combine and rescore read most
+	// features through, and note what they find (noteNonZero), and get
+	// zeroes those definitions alone rather than the whole column. After
+	// its combine or its rescore nothing writes a feature, which
+	// TestRescoreIsCombine holds: a write after them would leave the
+	// ranking's scores stale.
+	nz    [NumFeatures][]int32
+	known [NumFeatures]bool
 }
 
 // rankBufs is a pool of rankBufs.
@@ -131,10 +140,25 @@ func (p *rankBufs) get(nd, nf int) *rankBuf {
 	}
 	clear(b.score)
 	for f := range NumFeatures {
-		clear(b.feat[f])
+		if col := b.feat[f]; b.known[f] {
+			for _, d := range b.nz[f] {
+				col[d] = 0
+			}
+			b.known[f] = false
+		} else {
+			clear(col)
+		}
 		clear(b.file[f])
 	}
 	return b
+}
+
+// noteNonZero notes for the buffer's next get that nz are the
+// definitions feature f scores, all of them.
+func (r *ranker) noteNonZero(f Feature, nz []int32) {
+	if b := r.buf; b != nil {
+		b.nz[f], b.known[f] = append(b.nz[f][:0], nz...), true
+	}
 }
 
 func (p *rankBufs) put(b *rankBuf) { p.pool.Put(b) }
@@ -443,6 +467,7 @@ func (r *ranker) combine(later ...Feature) {
 			continue
 		}
 		if nz, ok := nonZero(col, len(col)/sparseShare, scored); ok {
+			r.noteNonZero(all.fs[i], nz[len(scored):])
 			scored = nz
 		} else {
 			dense.cols, dense.ws = append(dense.cols, col), append(dense.ws, all.ws[i])
@@ -507,23 +532,20 @@ func zeroBits(xs *[4]float64) bool {
 // again as combine sums it, so the scores are combine's to the last bit.
 // The cap of the second stage, set once, holds them all down.
 func (r *ranker) rescore(fs ...Feature) {
-	var set [][]float64
+	// A definition two of the features score is summed twice, to the
+	// same score: each sum reads the features only.
+	w := r.weighted()
+	var scored []int32
 	for _, f := range fs {
-		if r.par.Weights[f] != 0 {
-			set = append(set, r.feat[f])
+		if r.par.Weights[f] == 0 {
+			continue
 		}
-	}
-	if len(set) > 0 {
-		// A definition two of the features score is summed twice, to the
-		// same score: each sum reads the features only.
-		w := r.weighted()
-		var scored []int32
-		for _, col := range set {
-			scored, _ = nonZero(col, len(col), scored[:0])
-			for _, d := range scored {
-				if r.c.defFile[d] >= 0 {
-					r.score[d] = r.final(int(d), w.sum(int(d)))
-				}
+		col := r.feat[f]
+		scored, _ = nonZero(col, len(col), scored[:0])
+		r.noteNonZero(f, scored)
+		for _, d := range scored {
+			if r.c.defFile[d] >= 0 {
+				r.score[d] = r.final(int(d), w.sum(int(d)))
 			}
 		}
 	}
