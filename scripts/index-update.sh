@@ -4,15 +4,19 @@
 #
 #   scripts/index-update.sh [-n RUNS] [-r ROUNDS] [-f FILE] TREE BINARY [BINARY ...]
 #
-# TREE must already be indexed (winnow index TREE). Each run appends a comment
-# line to FILE (relative to TREE; default sympy/core/basic.py) and runs
-# `BINARY index TREE`. With several binaries they take turns in ROUNDS rounds
-# (default 2) of RUNS runs each (default 10), so that a change of load hits
-# them alike; runs are not interleaved one by one, because what one binary
-# leaves in the index directory (the check record, the corpus file) is part of
-# what the next run of the same binary finds. Each round starts with one
-# uncounted warm-up run. FILE gets its bytes back at the end, and the index is
-# brought up to date with it. Profile one run with `winnow index --cpuprofile`.
+# TREE must already be indexed (winnow index TREE). Each run writes FILE
+# (relative to TREE; default sympy/core/basic.py) in place, as it was plus one
+# comment line of its own, and runs `BINARY index TREE`. The file keeps its
+# size from run to run: appended to line after line, it grew, and so did its
+# parse (tree-sitter's, of sympy's basic.py: 6 ms of CPU as it is, 24 ms with
+# some 800 comment lines more), to the disadvantage of the binary that ran
+# later. With several binaries they take turns in ROUNDS rounds (default 2) of
+# RUNS runs each (default 10), so that a change of load hits them alike; runs
+# are not interleaved one by one, because what one binary leaves in the index
+# directory (the check record, the corpus file) is part of what the next run
+# of the same binary finds. Each round starts with one uncounted warm-up run.
+# FILE gets its bytes back at the end, and the index is brought up to date
+# with it. Profile one run with `winnow index --cpuprofile`.
 set -euo pipefail
 
 runs=10 rounds=2 file=sympy/core/basic.py
@@ -62,7 +66,7 @@ fi
 
 # one run: edit, then time the update; prints "binary wall cpu" in seconds
 run() {
-  echo "# winnow index-update edit $RANDOM$RANDOM" >>"$target"
+  { cat "$saved"; echo "# winnow index-update edit $RANDOM$RANDOM"; } >"$target"
   timed "$1" index "$tree"
   awk -v b="$1" '{printf "%s %.4f %.4f\n", b, $1, $2 + $3}' "$log"
 }
