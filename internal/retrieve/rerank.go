@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/winnowhq/winnow/internal/index"
 )
@@ -166,14 +165,19 @@ func (r *ranker) followUses(ctx context.Context, e *Engine, from []int32, skip i
 	if err != nil {
 		return
 	}
+	named := make(map[string][]int32) // the definitions of each name used, found once: the sources share many
 	for _, edge := range edges {
 		if r.builtinUse(source[edge.Scope], edge.Name) {
 			continue
 		}
+		all, ok := named[edge.Name]
+		if !ok {
+			all = r.c.named(edge.Name)
+			named[edge.Name] = all
+		}
 		var targets []int32
-		for _, d := range r.c.names.get(strings.ToLower(edge.Name)) {
-			def := &r.c.defs[d]
-			if def.Name == edge.Name && def.file >= 0 && def.file != skip && !r.c.files[def.file].test && callableOrType(def.Kind) {
+		for _, d := range all {
+			if fi := r.c.defFile[d]; fi >= 0 && fi != skip && !r.c.files[fi].test && callableOrType(r.c.defKind[d]) {
 				targets = append(targets, d)
 			}
 		}
