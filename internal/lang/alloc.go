@@ -63,27 +63,41 @@ var useLibcAllocator = sync.OnceFunc(func() {
 // thread that parsed it, and cgo calls run on whichever thread is free,
 // so after a few large files every arena holds a large tree's worth:
 // over 100 MB of a cold build's resident memory on sympy, doing nothing.
-// So large files are parsed one at a time (two workers never hold two
-// such trees at once), and the allocator gives the memory back to the
-// system after each (malloc_trim; a few milliseconds, for the few files
-// that size).
-const largeSource = 256 << 10
+// So a large file is parsed alone in the process: its parse waits for
+// the parses in flight to end and holds back any other until its tree
+// is closed, so that neither another tree nor what the other workers'
+// trees left in the other arena is resident beside it; and the
+// allocator gives the memory back to the system after each (malloc_trim;
+// a few milliseconds, for the few files that size). Files of 128 KB and
+// up: at 256 KB the arenas held some 50 MB of freed trees of the files
+// just under it when the next large one came (a cold build of sympy
+// peaked there, at 150-160 MiB; 140-150 at 128 KB). The other workers
+// wait meanwhile, which costs wall time, not CPU: sympy's 34 files of
+// 128 KB and up are a quarter of its source.
+const largeSource = 128 << 10
 
 // largeParse admits one large parse at a time in the process; Parsers
 // share it, since the memory they compete for is the process's.
 var largeParse = make(chan struct{}, 1)
 
-// beginLarge waits for the turn of a large source and returns what ends
-// it, to call once its tree is closed; for a small source it does nothing.
-func beginLarge(ctx context.Context, size int) (end func(), err error) {
+// parses is the process's parse gate.
+var parses = newParseGate()
+
+// beginParse waits for the turn of a source and returns what ends it, to
+// call once its tree is closed. A small source waits while a large one
+// holds the process; a large one waits for the large one before it, then
+// for the small ones in flight.
+func beginParse(ctx context.Context, size int) (end func(), err error) {
 	if size < largeSource {
-		return func() {}, nil
+		parses.beginSmall()
+		return parses.endSmall, nil
 	}
 	select {
 	case largeParse <- struct{}{}:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	parses.hold()
 	// What the small parses before freed goes back too, so that the
 	// large tree is the only large thing in the allocator.
 	trimCHeap()
@@ -91,8 +105,64 @@ func beginLarge(ctx context.Context, size int) (end func(), err error) {
 	return func() {
 		uncap()
 		trimCHeap()
+		parses.release()
 		<-largeParse
 	}, nil
+}
+
+// A parseGate counts the parses in flight, and lets one of them hold the
+// process: hold waits for those in flight to end, and no other begins
+// until release. Holders take turns by other means (largeParse).
+type parseGate struct {
+	mu    sync.Mutex
+	ended *sync.Cond // broadcast when the last small parse ends, and at release
+	small int        // parses in flight
+	held  bool       // a holder has the process or waits for it
+}
+
+func newParseGate() *parseGate {
+	g := &parseGate{}
+	g.ended = sync.NewCond(&g.mu)
+	return g
+}
+
+// beginSmall waits while the process is held, or waited for, and counts
+// a parse in.
+func (g *parseGate) beginSmall() {
+	g.mu.Lock()
+	for g.held {
+		g.ended.Wait()
+	}
+	g.small++
+	g.mu.Unlock()
+}
+
+// endSmall counts a parse out.
+func (g *parseGate) endSmall() {
+	g.mu.Lock()
+	g.small--
+	if g.small == 0 && g.held {
+		g.ended.Broadcast()
+	}
+	g.mu.Unlock()
+}
+
+// hold stops parses from beginning and waits for those in flight to end.
+func (g *parseGate) hold() {
+	g.mu.Lock()
+	g.held = true
+	for g.small > 0 {
+		g.ended.Wait()
+	}
+	g.mu.Unlock()
+}
+
+// release lets parses begin again.
+func (g *parseGate) release() {
+	g.mu.Lock()
+	g.held = false
+	g.ended.Broadcast()
+	g.mu.Unlock()
 }
 
 // trimCHeap hands the C allocator's free memory back to the system.

@@ -138,9 +138,9 @@ matches (matches.go: the matches of a file are read a thousand at a
 time in one cgo call, not three calls each through go-tree-sitter) and
 the walk's buffers (walk.go), and frees them in Close; every tree is
 closed before Parse returns. Languages, compiled queries and walk rules
-are shared and live for the process. Files of 256 KB or more are parsed
-one at a time in the process, and their memory is handed back to the
-system after each (alloc.go): a tree takes about a hundred bytes per
-byte of source.
+are shared and live for the process. Files of 128 KB or more are parsed
+alone in the process (no other parse runs meanwhile), and their memory
+is handed back to the system after each (alloc.go): a tree takes about
+a hundred bytes per byte of source.
 */
 package lang

@@ -230,14 +230,19 @@ func (x *extraction) addRef(start, end uint, kind symbol.RefKind) {
 	x.refs = append(x.refs, refUse{start: start, end: end, kind: kind})
 }
 
-// resolve nests definitions by containment, qualifies their names and
-// turns them into symbols, then attributes references to scopes.
-func (x *extraction) resolve() { x.resolveWith(x.symbol) }
-
-// resolveWith is resolve with the function that makes a definition's
-// symbol once it is nested and qualified: the parser reads it from the
-// syntax tree, the fast scanner from what its pass noted (scan.go).
+// resolveWith nests definitions by containment, qualifies their names
+// and turns them into symbols with symbolOf, then attributes references
+// to scopes. symbolOf makes a definition's symbol once it is nested and
+// qualified: the parser reads it from the syntax tree, the fast scanner
+// from what its pass noted (scan.go).
 func (x *extraction) resolveWith(symbolOf func(*def) symbol.Symbol) {
+	x.resolveDefs(symbolOf)
+	x.resolveRefs()
+}
+
+// resolveDefs is resolveWith's first half, the last that reads the
+// syntax tree: references are attributed from spans and source alone.
+func (x *extraction) resolveDefs(symbolOf func(*def) symbol.Symbol) {
 	slices.SortFunc(x.defs, func(a, b *def) int {
 		if c := cmp.Compare(a.start, b.start); c != 0 {
 			return c
@@ -258,7 +263,6 @@ func (x *extraction) resolveWith(symbolOf func(*def) symbol.Symbol) {
 		}
 		stack = append(stack, d)
 	}
-	x.resolveRefs()
 }
 
 func popUntilContains(stack []*def, start, end uint) []*def {
