@@ -43,6 +43,7 @@ func (r *ranker) code(ctx context.Context, e *Engine) {
 	for _, u := range r.q.uses {
 		cr.resolve(u)
 	}
+	r.codeReached = len(cr.reached) > 0
 	cr.hop()
 	feat := r.feat[FeatCode]
 	for d, rc := range cr.reached {

@@ -174,6 +174,32 @@ type Params struct {
 // 70.3 → 71.0, the rest unchanged. (At 0.3 both folds lost; before
 // the directory lift and hooks, other splits of best, second and text
 // cost fold A file Acc@5: doc.go.)
+//
+// The title, when the task's code reaches nothing of the project
+// (title.go; objective A 187.3 / B 181.9 before, bench localize
+// --no-context), weight.title 0.5/1/1.5/2/2.5/3: fold A flat at 187.3
+// to 1.5, then 186.0 (six of its tasks have such code: two of sympy's,
+// four of pylint's); fold B 183.8/185.0/185.7/186.9/184.4/186.9, whose
+// best, 2 and 3, cost fold A an instance; 1.5, the largest of fold A's
+// best. Whole set, with contexts: file Acc@1/@3/@5/@10 71.0 / 76.1 /
+// 84.5 / 85.2 → 72.3 / 78.1 / 86.5 / 88.4 (pytest-5840, sphinx-8593,
+// 9591 and 10449 in, sphinx-7462 out), function Acc@5/@10 52.3 / 64.5
+// → 50.3 / 63.9, context recall at 8K 76.3 → 78.3. Tried and not kept
+// (no-context runs): the feature for every task, weight 0.5/1/2, A
+// 180.6/178.6/169.4, B 183.1/185.0/185.6 (sympy's function Acc@10
+// 72.1 → 65.1 at 1: titles such as "is_zero is incorrect on complex
+// integer" lead to complexes.py's is_zero methods); a file's text
+// against the title's words as a term of its score, 0.5/1/2, A
+// 184.7/184.7/183.3, B 181.2/182.5/183.1; the title definition score
+// lifting only its file, 0.5/1/1.5/2, A 183.3 to 181.4, B 181.2 to
+// 185.6; title words weighed 3 or 4 rather than 2 in the query (A
+// 182.7/181.3, B 182.5/180.7); the feature scaled down by the title's
+// share of the query's words (A 178.0 at 1); gated on reached code
+// alone, without requiring a fenced block (A 185.3 at 1: flask-5014,
+// three lines of prose, lost its file Acc@1). Two readings of the
+// user's code, before the title: its comments read as prose (A 186.7,
+// B 181.9) and the names it defines (class Square, its width and
+// height) dropped from its words (A 187.3, B 180.6).
 var DefaultParams = Params{
 	Weights: Weights{
 		FeatLexical:  2.0,
@@ -192,6 +218,7 @@ var DefaultParams = Params{
 		FeatEnclose:  1.0,
 		FeatVariant:  1.5,
 		FeatMember:   2.5,
+		FeatTitle:    1.5,
 	},
 	Fields: [index.NumFields]float64{
 		index.FieldName: 3,

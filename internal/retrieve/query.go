@@ -34,6 +34,10 @@ type parsed struct {
 	terms  map[string]float64 // term → weight
 	idents []mention          // identifiers named in the task
 	paths  []string           // file paths and dotted module paths
+	// titleTerms are the terms of the title, each once (title.go).
+	titleTerms map[string]bool
+	// blocks counts the task's fenced code blocks (title.go).
+	blocks int
 	// classWords are the words that may name a class, by lower case,
 	// for methods that dispatch on a class name (structural.go).
 	classWords map[string]classWord
@@ -124,12 +128,21 @@ func parseQuery(text string) *parsed {
 	title, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	addTerms(title, weightTitleTerm-weightTextTerm) // and once more below
 	q.title = title
+	q.titleTerms = make(map[string]bool)
+	terms.Scan(title, func(t string) {
+		if !templateWords[t] {
+			q.titleTerms[t] = true
+		}
+	})
 
 	// Code first: backticked and fenced spans are identifiers by
 	// intent, and are blanked out of the prose that follows.
 	prose := text
 	for _, re := range []*regexp.Regexp{fencedCode, inlineCode} {
 		for _, span := range re.FindAllString(prose, -1) {
+			if re == fencedCode {
+				q.blocks++
+			}
 			addTerms(span, weightCodeTerm)
 			q.addIdents(span, true)
 			q.addClassWords(span, true)

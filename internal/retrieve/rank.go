@@ -34,10 +34,11 @@ const (
 	FeatEnclose                 // a callable inside it leads (second stage, rerank.go)
 	FeatVariant                 // its name is a compound name of the task with words added, in a leading file (variant.go)
 	FeatMember                  // a method of a class the task names, by the words it shares with the task (member.go)
+	FeatTitle                   // BM25F of the title's words alone over the definition's document (title.go)
 	NumFeatures
 )
 
-var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link", "enclose", "variant", "member"}
+var featureNames = [NumFeatures]string{"lexical", "mention", "path", "trace", "file", "graph", "phrase", "history", "dispatch", "testvote", "code", "delegate", "link", "enclose", "variant", "member", "title"}
 
 func (f Feature) String() string { return featureNames[f] }
 
@@ -175,6 +176,8 @@ type ranker struct {
 	buf   *rankBuf // the arrays above, and the places of the priors
 	terms []string
 	cap   *rerankCap // set by the second stage (rerank.go)
+	// codeReached: a use of the task's code reached a definition (codeuse.go).
+	codeReached bool
 
 	// pri makes the priors, once the first is asked for (priors).
 	pri *priors
@@ -191,6 +194,7 @@ func (r *ranker) run(ctx context.Context, e *Engine) {
 	r.dispatch()
 	r.code(ctx, e)
 	r.usedNames(ctx, e)
+	r.titleWords()
 	r.combine(laterFeatures...)
 	r.testVotes(ctx, e)
 	r.rescore(FeatTestVote)
