@@ -320,9 +320,31 @@ func (p *packer) enforce(pack *Pack) {
 	}
 }
 
-// countPack sets Pack.Tokens to the rendered pack's exact count.
+// countPack sets Pack.Tokens to the rendered pack's exact count. A JSON
+// pack writes that count in itself ("tokens":2000), and its digits are
+// tokens too: counted with the count it had before ("tokens":1987, or 0),
+// it could be a token over once rendered with its own. So JSON is counted
+// again with the count written in, until the count holds (once or twice;
+// on the rare count that flips between two values, the larger stands,
+// an overcount by a token at most).
 func (p *packer) countPack(pack *Pack) {
 	pack.Tokens = p.counter.Count(pack.render(p.format, false))
+	if p.format != JSON {
+		return
+	}
+	seen := map[int]bool{}
+	for !seen[pack.Tokens] {
+		seen[pack.Tokens] = true
+		n := p.counter.Count(pack.render(p.format, false))
+		if n == pack.Tokens {
+			return
+		}
+		if seen[n] {
+			pack.Tokens = max(n, pack.Tokens)
+			return
+		}
+		pack.Tokens = n
+	}
 }
 
 // undercount is how far the sizer was off on pack: its exact tokens
