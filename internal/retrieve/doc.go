@@ -205,7 +205,10 @@ definitions' (no change); setup.py and noxfile.py as auxiliary files
 (no change); holding down a definition by how many of its file rank
 above it (past the second or fourth of a file, 0.85-0.97 of its score
 for each one more: fold B +1.3 at best, fold A −1.4 to −10.7, since a
-fix's functions are mostly in one file). Graph weight 0.6 lost neither fold (A +2.0, B 0; by
+fix's functions are mostly in one file); callees of the best ten
+definitions outside the leading file, gated by their own words (with
+the title feature in, fold A's best weight lost fold B an instance).
+Graph weight 0.6 lost neither fold (A +2.0, B 0; by
 instance +1.4, +0.6) but took the e2e eval's recall@1 20 → 19 of 38
 and MRR 0.657 → 0.645, and is not in either.
 
