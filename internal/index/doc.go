@@ -232,11 +232,17 @@ rest of extraction and the corpus file; git log of 20,000 commits for
 the history is another 2 s, in a process of its own. Its peak resident
 memory is the larger of the parse of the largest file (a syntax tree
 takes about 100 bytes of C memory per source byte: rules/sine.py, 733
-KB, some 62 MB; glibc's arenas are capped at two and trimmed around
-such a parse, and the Go heap is held to what is live plus 16 MiB
-meanwhile: package lang, alloc.go) and the corpus build at the end
-(package retrieve; its Go heap), each on top of some 25 MB of the
-binary's own pages and SQLite's caches (dsn): about 150 MiB in all.
+KB, some 70 MB; files of 128 KB and up are parsed alone in the process,
+glibc's arenas are capped at two and trimmed around such a parse, and
+the Go heap is held to what is live plus 16 MiB meanwhile: package
+lang, alloc.go) and the corpus build at the end (package retrieve; its
+Go heap, collected at GOGC 50), each on top of the binary's own pages
+and SQLite's caches (dsn): about 140-146 MiB in all (winnow bench
+index; at the parse of sine.py: binary 25, Go 30, glibc 75-85, SQLite
+and stacks 19). The binary's share depends on how its file came into
+the page cache: some 25 MB resident for a binary copied into place with
+cp, 34-41 MB for the same binary run as go build wrote it (Linux 6.18,
+ext4), so compare builds copied alike.
 
 The first answer on a tree never indexed, and its CPU in process:
 
