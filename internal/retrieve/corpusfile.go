@@ -110,7 +110,8 @@ func writeDefs(w *sectionWriter, defs []defEntry, files bool) error {
 
 // readDefs reverses writeDefs, with room for spare more definitions.
 // Each definition's file (-1 without files) is left for the caller to
-// check.
+// check. It fills the definitions in one pass, their strings straight
+// from the sections, not through a slice of strings per field.
 func readDefs(r *sectionReader, files bool, spare int) ([]defEntry, error) {
 	ids, fileIDs := r.int64s(), r.int64s()
 	var fs []int32
@@ -118,9 +119,9 @@ func readDefs(r *sectionReader, files bool, spare int) ([]defEntry, error) {
 		fs = r.int32s()
 	}
 	attrs := r.uint32s()
-	names, quals, parents := r.strings(), r.strings(), r.strings()
+	names, quals, parents := r.stringTable(), r.stringTable(), r.stringTable()
 	n := len(ids)
-	if r.err != nil || len(fileIDs) != n || files && len(fs) != n || len(attrs) != 6*n || len(names) != n || len(quals) != n || len(parents) != n {
+	if r.err != nil || len(fileIDs) != n || files && len(fs) != n || len(attrs) != 6*n || names.len() != n || quals.len() != n || parents.len() != n {
 		return nil, r.fail()
 	}
 	defs := make([]defEntry, n, n+spare)
@@ -130,8 +131,14 @@ func readDefs(r *sectionReader, files bool, spare int) ([]defEntry, error) {
 		if files {
 			file = fs[i]
 		}
+		name, ok1 := names.at(i)
+		qual, ok2 := quals.at(i)
+		parent, ok3 := parents.at(i)
+		if !ok1 || !ok2 || !ok3 {
+			return nil, errCorpusLayout
+		}
 		defs[i] = defEntry{Brief: index.Brief{
-			ID: ids[i], FileID: fileIDs[i], Name: names[i], Qual: quals[i], Parent: parents[i],
+			ID: ids[i], FileID: fileIDs[i], Name: name, Qual: qual, Parent: parent,
 			Kind: symbol.Kind(a[0]), Visibility: symbol.Visibility(a[1]),
 			Span: symbol.Span{StartLine: int(a[2]), EndLine: int(a[3]), StartByte: int(a[4]), EndByte: int(a[5])},
 		}, file: file}
@@ -241,23 +248,33 @@ func (b *bm25) valid(docs int) bool {
 	if used != nt {
 		return false
 	}
+	// The table apart from the postings: a probe is a load from a table
+	// too large for the cache, and with nothing else in the loop the
+	// processor has several in flight.
 	for t, term := range b.terms {
-		if t > 0 && b.terms[t-1] >= term { // sorted, as build and patchText lay them out
+		if t > 0 && b.terms[t-1] >= term || !b.finds(term, t) { // sorted, as build and patchText lay them out
 			return false
 		}
-		if got, ok := b.lookup(term); !ok || got != t || b.start[t] > b.start[t+1] {
+	}
+	for t := range nt {
+		if b.start[t] > b.start[t+1] {
+			return false
+		}
+		// By document, as build lays them out: the first in bounds and
+		// none before the last are all in bounds. A posting whose document
+		// is above the last's adds one to the document frequency.
+		es := b.entries[b.start[t]:b.start[t+1]]
+		if len(es) > 0 && (es[0].doc < 0 || int(es[len(es)-1].doc) >= docs) {
 			return false
 		}
 		var df uint32
 		last := int32(-1)
-		for _, p := range b.entries[b.start[t]:b.start[t+1]] {
-			if p.doc < last || int(p.doc) >= docs || p.field() >= index.NumFields { // by document, as build lays them out
+		for _, p := range es {
+			if p.doc < last || p.field() >= index.NumFields {
 				return false
 			}
-			if p.doc != last {
-				df++
-				last = p.doc
-			}
+			df += uint32(last-p.doc) >> 31
+			last = p.doc
 		}
 		if df != b.df[t] {
 			return false
@@ -269,6 +286,22 @@ func (b *bm25) valid(docs int) bool {
 		}
 	}
 	return true
+}
+
+// finds reports whether lookup(term) is t, for a table whose every slot
+// is at most len(b.terms) and whose terms are distinct (valid checks
+// both): a probe from term's hash passes only other terms' slots before
+// it reaches t's, so it compares slot numbers, not strings.
+func (b *bm25) finds(term string, t int) bool {
+	mask := uint32(len(b.slots) - 1)
+	for i := termHash(term) & mask; ; i = (i + 1) & mask {
+		switch b.slots[i] {
+		case 0:
+			return false
+		case uint32(t + 1):
+			return true
+		}
+	}
 }
 
 // littleEndian is true where flat arrays can alias the file's bytes.
@@ -428,27 +461,55 @@ func (r *sectionReader) int64s() []int64 {
 
 // strings returns strings that alias the section's bytes.
 func (r *sectionReader) strings() []string {
-	offs := r.uint32s()
-	blob := r.take(1)
+	st := r.stringTable()
 	if r.err != nil {
 		return nil
 	}
-	if len(offs) == 0 || offs[0] != 0 || int(offs[len(offs)-1]) != len(blob) {
-		r.err = errCorpusLayout
-		return nil
-	}
-	ss := make([]string, len(offs)-1)
+	ss := make([]string, st.len())
 	for i := range ss {
-		lo, hi := offs[i], offs[i+1]
-		if lo > hi || int(hi) > len(blob) {
+		var ok bool
+		if ss[i], ok = st.at(i); !ok {
 			r.err = errCorpusLayout
 			return nil
 		}
-		if hi > lo {
-			ss[i] = unsafe.String(&blob[lo], hi-lo)
-		}
 	}
 	return ss
+}
+
+// A stringTable is strings as written: offsets (n+1, the first 0 and
+// the last the blob's length, as stringTable checks) into a blob.
+type stringTable struct {
+	offs []uint32
+	blob []byte
+}
+
+// stringTable takes the sections of strings without making a string of
+// them: at makes each, aliasing the blob, when it is wanted.
+func (r *sectionReader) stringTable() stringTable {
+	st := stringTable{offs: r.uint32s(), blob: r.take(1)}
+	if r.err != nil {
+		return stringTable{}
+	}
+	if len(st.offs) == 0 || st.offs[0] != 0 || int(st.offs[len(st.offs)-1]) != len(st.blob) {
+		r.err = errCorpusLayout
+		return stringTable{}
+	}
+	return st
+}
+
+func (st stringTable) len() int { return max(len(st.offs)-1, 0) }
+
+// at returns string i, false if its offsets are out of order or out of
+// the blob.
+func (st stringTable) at(i int) (string, bool) {
+	lo, hi := st.offs[i], st.offs[i+1]
+	if lo > hi || int(hi) > len(st.blob) {
+		return "", false
+	}
+	if lo == hi {
+		return "", true
+	}
+	return unsafe.String(&st.blob[lo], hi-lo), true
 }
 
 // openCorpus reads the index's corpus file for the index at stamp gen,
