@@ -363,15 +363,7 @@ func (c *corpus) finish(par Params) {
 	for i := range c.defs {
 		c.defByID[c.defs[i].ID] = int32(i)
 	}
-	c.norms = [256][]string{}
-	for _, n := range c.norm.keys {
-		if n != "" {
-			c.norms[n[0]] = append(c.norms[n[0]], n)
-		}
-	}
-	for b, names := range c.norms {
-		c.norms[b] = byLength(names)
-	}
+	c.norms = normsByFirstByte(c.norm.keys)
 	c.deriveStructure()
 }
 
@@ -676,23 +668,37 @@ func isTestPath(p string) bool {
 // static assets (a "jquery-3.5.1.js" under static/ is nobody's code).
 func isAuxPath(p string) bool {
 	return hasDir(p, "doc", "docs", "examples", "example", "benchmarks", "bench", "scripts", "tools", "ci", ".github", "static") ||
-		versionedFile.MatchString(path.Base(p))
+		mayBeVersioned(path.Base(p)) && versionedFile.MatchString(path.Base(p))
 }
 
 // versionedFile matches file names that carry a release number, as
 // copied-in libraries do: underscore-1.13.1.js.
 var versionedFile = regexp.MustCompile(`[-_.]v?\d+\.\d+(\.\d+)?(\.min)?\.[a-z]+$`)
 
+// mayBeVersioned is what a name versionedFile matches must have, and
+// most names lack: a digit and two dots (in the number, before the
+// extension). A corpus opens with the test of every file's path.
+func mayBeVersioned(name string) bool {
+	return strings.ContainsAny(name, "0123456789") && strings.Count(name, ".") >= 2
+}
+
+// hasDir reports whether a directory of p, at any depth, is one of
+// names: p's directory (path.Dir, cleaned) taken apart at its slashes.
 func hasDir(p string, names ...string) bool {
 	dir := path.Dir(p)
-	for dir != "." && dir != "/" && dir != "" {
-		base := path.Base(dir)
-		for _, n := range names {
-			if base == n {
-				return true
-			}
+	if dir == "." || dir == "/" {
+		return false
+	}
+	for dir != "" {
+		seg := dir
+		if i := strings.IndexByte(dir, '/'); i >= 0 {
+			seg, dir = dir[:i], dir[i+1:]
+		} else {
+			dir = ""
 		}
-		dir = path.Dir(dir)
+		if seg != "" && slices.Contains(names, seg) {
+			return true
+		}
 	}
 	return false
 }
@@ -710,10 +716,14 @@ func callableOrType(k symbol.Kind) bool {
 func moduleSuffixes(file string) []string {
 	stem := strings.TrimSuffix(file, path.Ext(file))
 	stem = strings.TrimSuffix(stem, "/__init__")
-	parts := strings.Split(stem, "/")
-	out := make([]string, 0, len(parts))
-	for i := range parts {
-		out = append(out, strings.Join(parts[i:], "."))
+	// Every suffix is a tail of the whole, dotted: one string for all.
+	dotted := strings.ReplaceAll(stem, "/", ".")
+	out := make([]string, 1, strings.Count(stem, "/")+1)
+	out[0] = dotted
+	for i := 0; i < len(stem); i++ {
+		if stem[i] == '/' {
+			out = append(out, dotted[i+1:])
+		}
 	}
 	return out
 }
@@ -724,8 +734,40 @@ type nearName struct {
 	ratio float64
 }
 
-// byLength orders names by length, stably: a counting sort.
-func byLength(names []string) []string {
+// normsByFirstByte lays out the distinct normNames keys (but "") for
+// nearNames: by first byte, then by length, stably; two counting sorts
+// into two arrays, where appending to 256 lists and sorting each into
+// one of its own was a tenth of opening a corpus.
+func normsByFirstByte(keys []string) (norms [256][]string) {
+	var at [257]int
+	for _, n := range keys {
+		if n != "" {
+			at[int(n[0])+1]++
+		}
+	}
+	for b := range 256 {
+		at[b+1] += at[b]
+	}
+	byByte := make([]string, at[256])
+	next := at
+	for _, n := range keys {
+		if n != "" {
+			byByte[next[n[0]]] = n
+			next[n[0]]++
+		}
+	}
+	out := make([]string, len(byByte))
+	for b := range 256 {
+		if lo, hi := at[b], at[b+1]; lo < hi {
+			norms[b] = byLength(out[lo:hi:hi], byByte[lo:hi])
+		}
+	}
+	return norms
+}
+
+// byLength orders names by length into out (as long), stably: a
+// counting sort.
+func byLength(out, names []string) []string {
 	var at []int
 	for _, n := range names {
 		for len(at) <= len(n)+1 {
@@ -736,7 +778,6 @@ func byLength(names []string) []string {
 	for l := 1; l < len(at); l++ {
 		at[l] += at[l-1]
 	}
-	out := make([]string, len(names))
 	for _, n := range names {
 		out[at[len(n)]] = n
 		at[len(n)]++
