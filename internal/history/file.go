@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // magic opens a history file; the byte after it is the format version.
@@ -108,8 +109,11 @@ type History struct {
 	commits []commitEntry
 	paths   []string
 	avgLen  float64
-	offsets []byte // nterms × uint32
-	sec     []byte // the postings section
+	norms   []float64 // by commit: bm25Norm of its length
+	offsets []byte    // nterms × uint32
+	sec     []byte    // the postings section
+
+	scratch sync.Pool // of *searchScratch
 }
 
 type commitEntry struct {
@@ -274,65 +278,46 @@ func decode(b []byte) (*History, error) {
 	if len(h.commits) > 0 {
 		h.avgLen = total / float64(len(h.commits))
 	}
+	h.norms = make([]float64, len(h.commits))
+	for i, c := range h.commits {
+		h.norms[i] = bm25Norm(c.nterm, h.avgLen)
+	}
 	return h, nil
 }
 
 // termAt returns the term at offset index i and the rest of its entry.
 func (h *History) termAt(i int) (string, []byte, bool) {
+	t, rest, ok := h.termBytesAt(i)
+	return string(t), rest, ok
+}
+
+// termBytesAt is termAt with the term's bytes in the file, not copied.
+func (h *History) termBytesAt(i int) ([]byte, []byte, bool) {
 	off := binary.LittleEndian.Uint32(h.offsets[4*i:])
 	if int(off) >= len(h.sec) {
-		return "", nil, false
+		return nil, nil, false
 	}
-	d := &decoder{b: h.sec[off:]}
+	d := decoder{b: h.sec[off:]}
 	t := d.bytes()
-	return string(t), d.b, d.err == nil
+	return t, d.b, d.err == nil
 }
 
 // entry returns a decoder at term's postings (their count first), or false
 // when no commit's message holds term.
-func (h *History) entry(term string) (*decoder, bool) {
+func (h *History) entry(term string) (decoder, bool) {
 	n := len(h.offsets) / 4
 	i := sort.Search(n, func(i int) bool {
-		t, _, _ := h.termAt(i)
-		return t >= term
+		t, _, _ := h.termBytesAt(i)
+		return string(t) >= term // compared in place, not copied
 	})
 	if i == n {
-		return nil, false
+		return decoder{}, false
 	}
-	t, rest, ok := h.termAt(i)
-	if !ok || t != term {
-		return nil, false
+	t, rest, ok := h.termBytesAt(i)
+	if !ok || string(t) != term {
+		return decoder{}, false
 	}
-	return &decoder{b: rest}, true
-}
-
-// postings calls fn with each commit whose message holds term, and the
-// term's count in it. A damaged entry ends the list early.
-func (h *History) postings(term string, fn func(commit int, count int)) (df int) {
-	d, ok := h.entry(term)
-	if !ok {
-		return 0
-	}
-	df = d.count()
-	ci := 0
-	for range df {
-		ci += int(d.uvarint())
-		cnt := int(d.uvarint())
-		if d.err != nil || ci >= len(h.commits) {
-			return df
-		}
-		fn(ci, cnt)
-	}
-	return df
-}
-
-// docFreq is the number of commits whose message holds term.
-func (h *History) docFreq(term string) int {
-	d, ok := h.entry(term)
-	if !ok {
-		return 0
-	}
-	return d.count()
+	return decoder{b: rest}, true
 }
 
 // records turns an opened file back into the records Update extends.

@@ -350,11 +350,17 @@ func (h *History) Search(query map[string]float64, k int) []Hit {
 	type qt struct {
 		term   string
 		w, idf float64
+		df     int
+		post   decoder // at the term's postings, past their count
 	}
 	var qts []qt
 	for t, w := range query {
-		if df := h.docFreq(t); df > 0 && w > 0 {
-			qts = append(qts, qt{t, w, math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))})
+		post, ok := h.entry(t)
+		if !ok {
+			continue
+		}
+		if df := post.count(); df > 0 && w > 0 {
+			qts = append(qts, qt{t, w, math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)), df, post})
 		}
 	}
 	// The strongest terms only: a long issue has hundreds, and the
@@ -362,23 +368,54 @@ func (h *History) Search(query map[string]float64, k int) []Hit {
 	slices.SortFunc(qts, func(a, b qt) int { return cmp.Or(cmp.Compare(b.w*b.idf, a.w*a.idf), strings.Compare(a.term, b.term)) })
 	// Scores by commit in an array, the commits a term reached listed
 	// once: a query's terms reach thousands of sympy's 20,000 commits,
-	// which a map made a tenth of a warm query.
-	scores := make([]float64, len(h.commits))
-	seen := make([]bool, len(h.commits))
-	var reached []int32
+	// which a map made a tenth of a warm query. The arrays are reused
+	// from one search to the next, cleared where the search wrote.
+	sc := h.searchScratch()
+	defer h.scratch.Put(sc)
+	scores, seen := sc.scores, sc.seen
 	for _, q := range qts[:min(len(qts), MaxQueryTerms)] {
-		w, idf := q.w, q.idf
-		h.postings(q.term, func(ci, cnt int) {
-			tf := float64(cnt)
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(h.commits[ci].nterm)/max(h.avgLen, 1))
+		w, idf, d := q.w, q.idf, q.post
+		ci := 0
+		for range q.df {
+			ci += int(d.uvarint())
+			tf := float64(int(d.uvarint()))
+			if d.err != nil || ci >= len(h.commits) {
+				break // a damaged entry ends the list early
+			}
 			if !seen[ci] {
 				seen[ci] = true
-				reached = append(reached, int32(ci))
+				sc.reached = append(sc.reached, int32(ci))
 			}
-			scores[ci] += w * idf * tf * (bm25K1 + 1) / (tf + norm)
-		})
+			scores[ci] += w * idf * tf * (bm25K1 + 1) / (tf + h.norms[ci])
+		}
 	}
-	return topHits(scores, reached, k)
+	hits := topHits(scores, sc.reached, k)
+	for _, ci := range sc.reached {
+		scores[ci], seen[ci] = 0, false
+	}
+	sc.reached = sc.reached[:0]
+	return hits
+}
+
+// bm25Norm is the length normalization of BM25 for a message of n terms
+// where the average is avg.
+func bm25Norm(n int, avg float64) float64 {
+	return bm25K1 * (1 - bm25B + bm25B*float64(n)/max(avg, 1))
+}
+
+// searchScratch is what one Search writes: scores and marks by commit,
+// all zero, and the list of commits reached, empty.
+type searchScratch struct {
+	scores  []float64
+	seen    []bool
+	reached []int32
+}
+
+func (h *History) searchScratch() *searchScratch {
+	if sc, ok := h.scratch.Get().(*searchScratch); ok {
+		return sc
+	}
+	return &searchScratch{scores: make([]float64, len(h.commits)), seen: make([]bool, len(h.commits))}
 }
 
 // topHits returns the k best of the commits reached by their scores,

@@ -414,3 +414,30 @@ func TestTopHits(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchAgainAsFresh: a search scores from nothing, whatever the
+// searches before it scored, on the same History or at once.
+func TestSearchAgainAsFresh(t *testing.T) {
+	r := newRepo(t)
+	r.commit("Fix pretty printing of Sum", map[string]string{"printer.py": "1"})
+	r.commit("Add matrix inverse and printing of matrices", map[string]string{"matrix.py": "1", "printer.py": "2"})
+	r.commit("Sum of a matrix is wrong", map[string]string{"matrix.py": "2"})
+	r.commit("printing printing printing", map[string]string{"printer.py": "3"})
+	r.commit("Speed up the inverse", map[string]string{"inverse.py": "1"})
+	file := filepath.Join(t.TempDir(), FileName)
+	update(t, r.dir, file, nil)
+	queries := []string{"pretty printing of Sum", "matrix inverse", "printing", "Sum of a matrix", "nothing here", "pretty printing of Sum"}
+	reused := open(t, file)
+	for range 2 {
+		for _, q := range queries {
+			got := reused.Search(query(q), 3)
+			want := open(t, file).Search(query(q), 3)
+			if len(want) == 0 && q != "nothing here" {
+				t.Fatalf("%q matched nothing", q)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%q after other searches (-fresh +reused):\n%s", q, diff)
+			}
+		}
+	}
+}
