@@ -60,7 +60,7 @@ func (s *Server) contextPack(ctx context.Context, in contextArgs) (string, int, 
 	}
 	budget, note := s.contextBudget(in.Budget)
 	s.fresh.awaitKeep(ctx)
-	pack, err := s.engine.Context(ctx, retrieve.Request{Task: task, Budget: budget, Format: form})
+	pack, text, err := s.engine.ContextText(ctx, retrieve.Request{Task: task, Budget: budget, Format: form})
 	if errors.Is(err, retrieve.ErrBudgetTooSmall) {
 		return "", 0, fixable("%v", err)
 	}
@@ -70,17 +70,13 @@ func (s *Server) contextPack(ctx context.Context, in contextArgs) (string, int, 
 	if cards, _ := pack.Cards(); cards == 0 {
 		return "", 0, fixable("nothing in the repository matched the task. Name a function, class, file or error message from the code, or paste the stack trace; find_symbol finds definitions from part of a name")
 	}
-	var b strings.Builder
-	if err := pack.Render(&b, form); err != nil {
-		return "", 0, err
-	}
 	if note != "" {
-		return note + "\n" + b.String(), 0, nil
+		return note + "\n" + text, 0, nil
 	}
 	if form == retrieve.JSON {
-		return b.String(), 0, nil // its "tokens" member was not yet filled in when it was counted
+		return text, 0, nil // its "tokens" member was not yet filled in when it was counted
 	}
-	return b.String(), pack.Tokens, nil
+	return text, pack.Tokens, nil
 }
 
 // contextBudget is the budget a pack is made for: the one asked, or the

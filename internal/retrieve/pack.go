@@ -121,6 +121,14 @@ const maxDefinitionCards = 40
 // the snippets, imports, tests and callers the task's intent calls for,
 // into the token budget. The pack never exceeds the budget.
 func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
+	pack, _, err := e.ContextText(ctx, req)
+	return pack, err
+}
+
+// ContextText is Context, and the pack's text as Render writes it in
+// req.Format: the rendering its token count was made on, which a caller
+// that sends the text on need not make again.
+func (e *Engine) ContextText(ctx context.Context, req Request) (*Pack, string, error) {
 	start := time.Now()
 	if req.Budget <= 0 {
 		req.Budget = DefaultBudget
@@ -128,14 +136,14 @@ func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
 	for retried := false; ; retried = true {
 		r, err := e.Rank(ctx, req.Task)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if e.afterRank != nil {
 			e.afterRank()
 		}
-		pack, err := e.Pack(ctx, r, req)
+		pack, text, err := e.packText(ctx, r, req)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		// Definitions ranked on a corpus the index has since moved past (their ids
 		// replaced by an update) are missing from the pack: rank once more on the
@@ -146,7 +154,7 @@ func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
 			}
 		}
 		pack.Elapsed = time.Since(start)
-		return pack, nil
+		return pack, text, nil
 	}
 }
 
@@ -154,26 +162,38 @@ func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
 // that one ranking can be packed at several budgets. It packs from the
 // view of the index the ranking was made on.
 func (e *Engine) Pack(ctx context.Context, r *Ranking, req Request) (*Pack, error) {
+	pack, _, err := e.packText(ctx, r, req)
+	return pack, err
+}
+
+// packText is Pack, and the pack's text as Render writes it in
+// req.Format.
+func (e *Engine) packText(ctx context.Context, r *Ranking, req Request) (*Pack, string, error) {
 	start := time.Now()
 	if req.Budget <= 0 {
 		req.Budget = DefaultBudget
 	}
 	if r.c == nil {
-		return nil, errors.New("pack: the ranking was not made by Rank")
+		return nil, "", errors.New("pack: the ranking was not made by Rank")
 	}
 	p := &packer{e: e, c: r.c, r: r, format: req.Format}
 	p.counter, p.sizer = e.tokenCounters()
 	pack, err := p.pack(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if req.Explain {
 		pack.Ranking = r
 		pack.Explain = explain(r, maxDefinitionCards)
 		pack.ExplainFiles = explainFiles(r, explainedFiles)
 	}
+	text := p.counted(pack)
+	if text == "" || (req.Explain && req.Format == JSON) {
+		// JSON writes the explanations the count leaves out.
+		text = pack.render(req.Format, true)
+	}
 	pack.Elapsed = time.Since(start)
-	return pack, nil
+	return pack, text, nil
 }
 
 // tokenCounters returns the counter that decides whether a pack fits
@@ -207,6 +227,11 @@ type packer struct {
 	sources map[string][]byte
 	syms    map[int64]symbol.Symbol // full details of the ranked definitions
 	gone    int                     // ranked definitions the index no longer holds
+
+	// rendered is the text countPack last counted, and renderedTokens
+	// the pack's Tokens it was rendered with (JSON writes them).
+	rendered       string
+	renderedTokens int
 }
 
 // count is the number of tokens a card takes as rendered, as the sizer
@@ -328,14 +353,14 @@ func (p *packer) enforce(pack *Pack) {
 // on the rare count that flips between two values, the larger stands,
 // an overcount by a token at most).
 func (p *packer) countPack(pack *Pack) {
-	pack.Tokens = p.counter.Count(pack.render(p.format, false))
+	pack.Tokens = p.counter.Count(p.render(pack))
 	if p.format != JSON {
 		return
 	}
 	seen := map[int]bool{}
 	for !seen[pack.Tokens] {
 		seen[pack.Tokens] = true
-		n := p.counter.Count(pack.render(p.format, false))
+		n := p.counter.Count(p.render(pack))
 		if n == pack.Tokens {
 			return
 		}
@@ -345,6 +370,25 @@ func (p *packer) countPack(pack *Pack) {
 		}
 		pack.Tokens = n
 	}
+}
+
+// render renders pack as its tokens are counted and remembers the text.
+func (p *packer) render(pack *Pack) string {
+	p.rendered, p.renderedTokens = pack.render(p.format, false), pack.Tokens
+	return p.rendered
+}
+
+// counted is the text countPack last counted if it is pack's as rendered
+// now, without explanations, or "". A pack is rendered from its fields,
+// and what changes a rendered field after the last count (enforce drops
+// cards) counts it again; of JSON's, only the count itself is written
+// after: the text is the pack's when it was rendered with its final
+// count.
+func (p *packer) counted(pack *Pack) string {
+	if p.format == JSON && p.renderedTokens != pack.Tokens {
+		return ""
+	}
+	return p.rendered
 }
 
 // undercount is how far the sizer was off on pack: its exact tokens

@@ -337,3 +337,61 @@ func TestPackShortBodiesBeforeLongOnes(t *testing.T) {
 		t.Errorf("pack of %d tokens over its budget of %d", pack.Tokens, budget)
 	}
 }
+
+// TestContextTextIsItsRendering: the text ContextText returns with a pack
+// is the pack as Render writes it, in every format, with explanations or
+// without, at budgets that make the packer drop cards and count again.
+func TestContextTextIsItsRendering(t *testing.T) {
+	e, _ := e2eEngine(t)
+	for i, q := range loadE2EQueries(t) {
+		for _, budget := range []int{150, 600, 2000, 8000} {
+			if budget >= 2000 && i%3 != 0 {
+				continue
+			}
+			for _, f := range []Format{XML, Markdown, JSON} {
+				for _, explain := range []bool{false, true} {
+					pack, text, err := e.ContextText(t.Context(), Request{Task: q.text, Budget: budget, Format: f, Explain: explain})
+					if err != nil {
+						t.Fatalf("%s at %d (%s): %v", q.id, budget, f, err)
+					}
+					var b strings.Builder
+					if err := pack.Render(&b, f); err != nil {
+						t.Fatal(err)
+					}
+					if text != b.String() {
+						t.Errorf("%s at %d (%s, explain %v): ContextText's text (%d bytes) is not the pack's rendering (%d bytes)", q.id, budget, f, explain, len(text), b.Len())
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCountedTextIsCurrent: whatever the sizer's error makes the packer
+// lay out again or drop, the text it counted last is the pack as it
+// renders at the end.
+func TestCountedTextIsCurrent(t *testing.T) {
+	e, _ := e2eEngine(t)
+	exact, err := tokens.Exact(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range loadE2EQueries(t) {
+		r, err := e.Rank(t.Context(), q.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []Format{XML, JSON} {
+			for _, scale := range []float64{0.5, 1, 1.5} {
+				p := &packer{e: e, c: r.c, r: r, format: f, counter: exact, sizer: scaledCounter{scale}}
+				pack, err := p.pack(t.Context(), Request{Task: q.text, Budget: 1000, Format: f})
+				if err != nil {
+					t.Fatalf("%s, sizer ×%.1f: %v", q.id, scale, err)
+				}
+				if got, want := p.counted(pack), pack.render(f, false); got != "" && got != want || got == "" && f != JSON {
+					t.Errorf("%s (%s), sizer ×%.1f: the counted text (%d bytes) is not the pack's (%d bytes)", q.id, f, scale, len(got), len(want))
+				}
+			}
+		}
+	}
+}

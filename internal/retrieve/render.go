@@ -73,12 +73,22 @@ func (p *Pack) render(f Format, withExplain bool) string {
 		data, _ := json.Marshal(v)
 		return string(data) + "\n"
 	}
+	// One builder sized for the cards' text, which is most of a pack:
+	// packing renders a pack to count it, and again after dropping cards.
+	size := 256
+	for _, s := range p.Sections {
+		size += 2*len(s.Name) + 16
+		for _, c := range s.Cards {
+			size += cardSize(c)
+		}
+	}
 	var b strings.Builder
+	b.Grow(size)
 	b.WriteString(openPack(f, title, p.Intent.Kind.String(), p.Budget, p.Index))
 	for _, s := range p.Sections {
 		b.WriteString(openSection(f, s.Name))
 		for _, c := range s.Cards {
-			b.WriteString(renderCard(f, c))
+			writeCard(&b, f, c)
 		}
 		b.WriteString(closeSection(f, s.Name))
 	}
@@ -126,32 +136,49 @@ func closeSection(f Format, name string) string {
 	return ""
 }
 
-// renderCard writes one card, with its location on every card.
+// renderCard is one card as written, with its location on every card.
 func renderCard(f Format, c Card) string {
 	if f == JSON {
 		data, _ := json.Marshal(c)
 		return string(data) + ","
 	}
+	// Written piece by piece into a builder sized for the text, which is
+	// most of a card: packing renders every candidate to size it.
+	var b strings.Builder
+	b.Grow(cardSize(c))
+	writeCard(&b, f, c)
+	return b.String()
+}
+
+// cardSize is about the bytes of card c as written in XML or Markdown:
+// its text and the attributes or heading around it.
+func cardSize(c Card) int {
+	return len(c.Text) + len(c.Kind) + len(c.Name) + len(c.Path) + len(c.Note) + 96
+}
+
+// writeCard writes one card to b, with its location on every card.
+func writeCard(b *strings.Builder, f Format, c Card) {
+	if f == JSON {
+		b.WriteString(renderCard(f, c))
+		return
+	}
 	loc := c.Path + ":" + strconv.Itoa(c.StartLine) + "-" + strconv.Itoa(c.EndLine)
 	text := strings.TrimRight(c.Text, "\n")
 	switch f {
 	case Markdown:
-		var head string
 		if c.Name != "" {
-			head = fmt.Sprintf("### %s `%s` — %s", c.Kind, c.Name, loc)
+			fmt.Fprintf(b, "### %s `%s` — %s", c.Kind, c.Name, loc)
 		} else {
-			head = fmt.Sprintf("### %s — %s", c.Kind, loc)
+			fmt.Fprintf(b, "### %s — %s", c.Kind, loc)
 		}
 		if c.Note != "" {
-			head += " (" + c.Note + ")"
+			b.WriteString(" (" + c.Note + ")")
 		}
-		return head + "\n```" + fenceLang(c.lang) + "\n" + text + "\n```\n\n"
+		b.WriteString("\n```" + fenceLang(c.lang) + "\n")
+		b.WriteString(text)
+		b.WriteString("\n```\n\n")
 	case XML:
-		// Written piece by piece into a builder sized for the text, which
-		// is most of a card: packing renders every candidate to size it.
-		var b strings.Builder
 		tag := cardTag(c)
-		b.Grow(len(text) + 2*len(tag) + len(c.Name) + len(loc) + len(c.Note) + 64)
 		b.WriteString("<" + tag)
 		if c.Name != "" {
 			b.WriteString(` kind="` + attr(c.Kind) + `" name="` + attr(c.Name) + `"`)
@@ -166,9 +193,7 @@ func renderCard(f Format, c Card) string {
 		b.WriteString(">\n")
 		b.WriteString(text)
 		b.WriteString("\n</" + tag + ">\n")
-		return b.String()
 	}
-	return ""
 }
 
 func cardTag(c Card) string {
