@@ -137,11 +137,14 @@ func readDefs(r *sectionReader, files bool, spare int) ([]defEntry, error) {
 		if !ok1 || !ok2 || !ok3 {
 			return nil, errCorpusLayout
 		}
-		defs[i] = defEntry{Brief: index.Brief{
-			ID: ids[i], FileID: fileIDs[i], Name: name, Qual: qual, Parent: parent,
-			Kind: symbol.Kind(a[0]), Visibility: symbol.Visibility(a[1]),
-			Span: symbol.Span{StartLine: int(a[2]), EndLine: int(a[3]), StartByte: int(a[4]), EndByte: int(a[5])},
-		}, file: file}
+		// Field by field into the zeroed entry: a whole struct stored
+		// while the collector runs (it does, as a one-shot process opens
+		// its corpus) is a bulk write barrier over the entry's type.
+		d := &defs[i]
+		d.ID, d.FileID, d.Name, d.Qual, d.Parent = ids[i], fileIDs[i], name, qual, parent
+		d.Kind, d.Visibility = symbol.Kind(a[0]), symbol.Visibility(a[1])
+		d.Span = symbol.Span{StartLine: int(a[2]), EndLine: int(a[3]), StartByte: int(a[4]), EndByte: int(a[5])}
+		d.file = file
 	}
 	return defs, nil
 }
