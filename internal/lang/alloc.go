@@ -2,7 +2,9 @@ package lang
 
 /*
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <malloc.h>
 
 // Defined by the tree-sitter runtime that go-tree-sitter compiles in.
@@ -18,6 +20,51 @@ static void winnow_arenas(void) {
 		mallopt(M_ARENA_MAX, 2);
 	}
 #endif
+}
+
+// winnow_calloc is calloc that writes the zeros itself (see
+// useLibcAllocator), with explicit_bzero: the compiler turns malloc and
+// memset into calloc. It fails as tree-sitter's own does.
+static void *winnow_calloc(size_t count, size_t size) {
+	size_t n;
+	void *p = NULL;
+	if (!__builtin_mul_overflow(count, size, &n)) {
+		p = malloc(n);
+	}
+	if (p == NULL) {
+		if (count > 0 && size > 0) {
+			fprintf(stderr, "tree-sitter failed to allocate %zu bytes", count * size);
+			abort();
+		}
+		return NULL;
+	}
+	explicit_bzero(p, n);
+	return p;
+}
+
+// winnow_calloc_reused reports whether winnow_calloc zeroes memory that
+// held something else: n bytes malloc'd, filled and freed, then
+// allocated again (glibc hands the same chunk back).
+static int winnow_calloc_reused(size_t n) {
+	unsigned char *p = malloc(n);
+	if (p == NULL) {
+		return 0;
+	}
+	memset(p, 0xa5, n);
+	free(p);
+	p = winnow_calloc(n, 1);
+	int zero = 1;
+	for (size_t i = 0; i < n; i++) {
+		zero &= p[i] == 0;
+	}
+	free(p);
+	return zero;
+}
+
+// winnow_use_libc points tree-sitter at the C library's allocator, with
+// winnow_calloc.
+static void winnow_use_libc(void) {
+	ts_set_allocator(NULL, winnow_calloc, NULL, NULL);
 }
 
 static void winnow_trim(void) {
@@ -52,10 +99,23 @@ import (
 // peaks some 20 MiB lower at the same CPU; one arena cost 15% more CPU
 // (the workers queue for its lock). More workers than that share two
 // arenas: not measured.
+//
+// Its calloc writes the zeros of what it allocates (winnow_calloc).
+// glibc's leaves memory fresh from the system untouched, already zero,
+// and the query compiler of tree-sitter reads its 1.4 MB table of parse
+// state predecessors (Python's) before it writes it: every page faulted
+// in twice, as the zero page and then copied on write, and the copy
+// flushes the page from every core's TLB, by interrupt on the cores
+// that run another thread of the process (its parse, as the query
+// compiles meanwhile: loadAsync). Written first, each page faults once.
 var useLibcAllocator = sync.OnceFunc(func() {
 	C.winnow_arenas()
-	C.ts_set_allocator(nil, nil, nil, nil)
+	C.winnow_use_libc()
 })
+
+// callocZeroes reports whether tree-sitter's calloc (winnow_calloc) zeroes
+// a chunk of n bytes that held something before.
+func callocZeroes(n int) bool { return C.winnow_calloc_reused(C.size_t(n)) != 0 }
 
 // A syntax tree takes about a hundred bytes of C memory per byte of
 // source (sympy's 733 KB rules/sine.py: some 70 MB), in millions of

@@ -54,3 +54,14 @@ func closed(c chan struct{}) bool {
 		return false
 	}
 }
+
+// TestCallocZeroes: the calloc tree-sitter gets writes its zeros, over
+// memory that held something: small chunks and one as large as Python's
+// table of parse state predecessors.
+func TestCallocZeroes(t *testing.T) {
+	for _, n := range []int{24, 4096, 100_000} {
+		if !callocZeroes(n) {
+			t.Errorf("calloc of %d bytes over a freed chunk: not all zero", n)
+		}
+	}
+}

@@ -36,7 +36,9 @@ cursor with maximum start depth 0), not over the whole tree: it visits
 only what the patterns look at. A language with a pattern that can
 start at any node (TypeScript, C++, PHP: a wildcard root) runs its
 query over the whole tree. A smaller query also compiles faster (Python:
-2 ms, from 13), which a one-file winnow index pays once per process.
+2 ms, from 13), which a one-file winnow index pays once per process,
+on a goroutine of its own while the first file of the language parses
+(Language.loadAsync; the parse needs the grammar only).
 TestWalkAgreesWithQuery holds the walk to the plain query's output on
 every golden file, whole and cut short.
 

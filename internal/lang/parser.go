@@ -85,7 +85,7 @@ func (p *Parser) parser(l *Language) (*sitter.Parser, error) {
 		return tp, nil
 	}
 	tp := sitter.NewParser()
-	if err := tp.SetLanguage(l.ts); err != nil {
+	if err := tp.SetLanguage(l.language()); err != nil {
 		tp.Close()
 		return nil, fmt.Errorf("set language %s: %w", l.Name, err)
 	}
@@ -97,9 +97,9 @@ func (p *Parser) parser(l *Language) (*sitter.Parser, error) {
 // path is recorded in the result as given. A file with syntax errors
 // still yields every definition that parsed, with HasError set.
 func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte) (*symbol.File, error) {
-	if err := l.load(); err != nil {
-		return nil, err
-	}
+	// The query compiles while the file parses, and is waited for before
+	// the tree is read.
+	l.loadAsync()
 	tp, err := p.parser(l)
 	if err != nil {
 		return nil, err
@@ -133,6 +133,9 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 		}
 	}()
 
+	if err := l.load(); err != nil {
+		return nil, err
+	}
 	root := tree.RootNode()
 	x := &extraction{
 		lang: l,
