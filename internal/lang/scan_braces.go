@@ -2,6 +2,7 @@ package lang
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/winnowhq/winnow/internal/symbol"
 )
@@ -74,8 +75,9 @@ func (b *braceScan) tick() {
 	}
 }
 
-func scanBraces(lang *braceLang) func(*scanFile) {
+func scanBraces(langOf func() *braceLang) func(*scanFile) {
 	return func(s *scanFile) {
+		lang := langOf()
 		b := &braceScan{scanFile: s, lang: lang, match: s.matchBrackets(), maxSteps: 64*len(s.toks) + 1024}
 		if lang.exported {
 			b.exportClauses()
@@ -228,7 +230,7 @@ func (b *braceScan) member(i, to int, in symbol.Kind) int {
 		b.ambient++
 		defer func() { b.ambient-- }()
 	}
-	if l.imports != nil && (in == symbol.Unknown || in == symbol.Namespace) && importWords[w] {
+	if l.imports != nil && (in == symbol.Unknown || in == symbol.Namespace) && importWords()[w] {
 		end := b.statementEnd(j, to)
 		if l.imports(b, j, end) {
 			b.quiet(b.toks[j].start, b.toks[end].end)
@@ -305,7 +307,7 @@ func (b *braceScan) member(i, to int, in symbol.Kind) int {
 }
 
 // importWords start the statements an imports function reads.
-var importWords = set("import using package use export namespace")
+var importWords = sync.OnceValue(func() map[string]bool { return set("import using package use export namespace") })
 
 // directive reads a preprocessor line at token i ('#'), continued by
 // backslashes: #define NAME is a macro, #include an import. It returns

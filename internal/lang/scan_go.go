@@ -1,14 +1,17 @@
 package lang
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/winnowhq/winnow/internal/symbol"
 )
 
-var goKeywords = set(`break case chan const continue default defer else fallthrough for func go goto if import
+var goKeywords = sync.OnceValue(func() map[string]bool {
+	return set(`break case chan const continue default defer else fallthrough for func go goto if import
 	interface map package range return select struct switch type var nil true false iota`)
+})
 
 // scanGo reads Go's top-level declarations: the grammar puts them only
 // at the top level (function literals have no name), Go's own rule for
@@ -53,7 +56,7 @@ func scanGo(s *scanFile) {
 		}
 	}
 	s.goExpressionTypes()
-	s.emitRefs(goKeywords)
+	s.emitRefs(goKeywords())
 }
 
 // goScan is what the Go pass keeps across declarations.
@@ -119,7 +122,7 @@ func (s *scanFile) goEndsLine(k int) bool {
 		return true
 	case tIdent:
 		w := s.text(k)
-		return !goKeywords[w] || w == "break" || w == "continue" || w == "fallthrough" || w == "return" ||
+		return !goKeywords()[w] || w == "break" || w == "continue" || w == "fallthrough" || w == "return" ||
 			w == "nil" || w == "true" || w == "false" || w == "iota"
 	}
 	switch s.src[t.start] {

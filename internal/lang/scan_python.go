@@ -2,12 +2,15 @@ package lang
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/winnowhq/winnow/internal/symbol"
 )
 
-var pythonKeywords = set(`False None True and as assert async await break class continue def del elif else
+var pythonKeywords = sync.OnceValue(func() map[string]bool {
+	return set(`False None True and as assert async await break class continue def del elif else
 	except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield`)
+})
 
 // pyBlock is a definition whose body is still open.
 type pyBlock struct {
@@ -111,7 +114,7 @@ func scanPython(s *scanFile) {
 		s.fail("brackets do not balance")
 	}
 	closeUntil(-1, len(toks))
-	s.emitRefs(pythonKeywords)
+	s.emitRefs(pythonKeywords())
 }
 
 // pyContinued reports whether token i, first on its line, continues the
@@ -153,7 +156,7 @@ func (s *scanFile) pyDefinition(i int, start int32) (pyBlock, bool) {
 		i++
 	}
 	name := i + 1
-	if !s.ident(name) || pythonKeywords[s.text(name)] {
+	if !s.ident(name) || pythonKeywords()[s.text(name)] {
 		return pyBlock{}, false
 	}
 	colon, end := s.pyHeader(name+1, class)
@@ -324,7 +327,7 @@ func (s *scanFile) pyImportItems(i, end int) [][2]string {
 // constant or variable at module level and a field directly in a class
 // body, as the parser's query does.
 func (s *scanFile) pyAssignment(i int, col int32, open []pyBlock) {
-	if !s.ident(i) || pythonKeywords[s.text(i)] {
+	if !s.ident(i) || pythonKeywords()[s.text(i)] {
 		return
 	}
 	var kind symbol.Kind

@@ -3,14 +3,17 @@ package lang
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/winnowhq/winnow/internal/symbol"
 )
 
-var rubyKeywords = set(`BEGIN END alias and begin break case class def defined? do else elsif end ensure false for if in
+var rubyKeywords = sync.OnceValue(func() map[string]bool {
+	return set(`BEGIN END alias and begin break case class def defined? do else elsif end ensure false for if in
 	module next nil not or redo rescue retry return self super then true undef unless until when while yield
 	__FILE__ __LINE__ __method__ require require_relative attr_reader attr_writer attr_accessor include extend
 	prepend private protected public private_constant module_function raise puts`)
+})
 
 // rubyBlock is a block that an "end" closes: a definition, or any other
 // (do, if, case …) that only counts.
@@ -30,7 +33,7 @@ type rubyBlock struct {
 func scanRuby(s *scanFile) {
 	r := &rubyScan{scanFile: s}
 	r.run()
-	s.emitRefs(rubyKeywords)
+	s.emitRefs(rubyKeywords())
 }
 
 type rubyScan struct {
