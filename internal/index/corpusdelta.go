@@ -3,6 +3,7 @@ package index
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -41,8 +42,13 @@ func (s *Snapshot) FileKeys(ctx context.Context) (_ []FileKey, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
 	}
+	return scanFileKeys(rows, nil)
+}
+
+// scanFileKeys appends to keys the rows of a query of files' id, path,
+// lang, hash, first_symbol and nsymbols, and closes rows.
+func scanFileKeys(rows *sql.Rows, keys []FileKey) ([]FileKey, error) {
 	defer rows.Close()
-	var out []FileKey
 	for rows.Next() {
 		var k FileKey
 		var hash []byte
@@ -50,9 +56,9 @@ func (s *Snapshot) FileKeys(ctx context.Context) (_ []FileKey, err error) {
 			return nil, fmt.Errorf("read files: %w", err)
 		}
 		k.Hash = string(hash)
-		out = append(out, k)
+		keys = append(keys, k)
 	}
-	return out, rows.Err()
+	return keys, rows.Err()
 }
 
 // ChangedSince returns the ids, sorted, of the files whose keys the
@@ -101,17 +107,7 @@ func (s *Snapshot) appendFileKeys(ctx context.Context, keys []FileKey, ids []int
 	if err != nil {
 		return nil, fmt.Errorf("read files: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var k FileKey
-		var hash []byte
-		if err := rows.Scan(&k.ID, &k.Path, &k.Language, &hash, &k.First, &k.Symbols); err != nil {
-			return nil, fmt.Errorf("read files: %w", err)
-		}
-		k.Hash = string(hash)
-		keys = append(keys, k)
-	}
-	return keys, rows.Err()
+	return scanFileKeys(rows, keys)
 }
 
 // A commitLog remembers the index stamps and changed files of an
