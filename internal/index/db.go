@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/winnowhq/winnow/internal/lang"
 )
@@ -166,13 +168,24 @@ func dropIndexes() string {
 	return b.String()
 }
 
+// busyTimeout is how long a statement waits for another connection's
+// lock (SQLite's busy_timeout), and openDB for a busy open.
+const busyTimeout = 10 * time.Second
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY, or one of its
+// extended codes.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
 // dsn is the connection string of an index file. Each connection's page
 // cache is 8 MB: a cold build on sympy (52 MB file) takes no more CPU
 // than with 32 MB, and the writer's cache, full of the bulk load, and the
 // reader's, full of every file's term documents, were 45 MB of its peak
 // resident memory.
 func dsn(file string) string {
-	return "file:" + file + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
+	return "file:" + file + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(" + strconv.Itoa(int(busyTimeout/time.Millisecond)) + ")" +
 		"&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-8000)&_txlock=immediate"
 }
 
@@ -189,6 +202,29 @@ func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 	} else if err := statDB(file); err != nil {
 		return nil, err
 	}
+	// Processes that look for a current index without the writers' lock
+	// (openCurrent) open the same new file meanwhile, and this
+	// connection's first statements can then meet SQLITE_BUSY without
+	// SQLite calling the busy handler (TestConcurrentUpdates failed so
+	// in checkDB about once in 150 runs): the open is tried again until
+	// the busy timeout would have passed.
+	for wait, waited := 5*time.Millisecond, time.Duration(0); ; wait = min(2*wait, 100*time.Millisecond) {
+		db, err := openDBOnce(ctx, dir, file)
+		if !isBusy(err) || waited >= busyTimeout {
+			return db, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(wait):
+			waited += wait
+		}
+	}
+}
+
+// openDBOnce is one attempt of openDB at a database file that is not to
+// be rebuilt.
+func openDBOnce(ctx context.Context, dir, file string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", dsn(file))
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", file, err)
