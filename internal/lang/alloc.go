@@ -5,7 +5,9 @@ package lang
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <malloc.h>
+#ifdef __GLIBC__
+#include <malloc.h> // mallopt, malloc_trim; macOS has no malloc.h
+#endif
 
 // Defined by the tree-sitter runtime that go-tree-sitter compiles in.
 extern void ts_set_allocator(
@@ -22,9 +24,14 @@ static void winnow_arenas(void) {
 #endif
 }
 
+// winnow_memset is memset called through a volatile pointer, so that the
+// compiler cannot fuse winnow_calloc's malloc and memset into calloc
+// (explicit_bzero would do too, but macOS lacks it).
+static void *(*volatile winnow_memset)(void *, int, size_t) = memset;
+
 // winnow_calloc is calloc that writes the zeros itself (see
-// useLibcAllocator), with explicit_bzero: the compiler turns malloc and
-// memset into calloc. It fails as tree-sitter's own does.
+// useLibcAllocator), through winnow_memset. It fails as tree-sitter's
+// own does.
 static void *winnow_calloc(size_t count, size_t size) {
 	size_t n;
 	void *p = NULL;
@@ -38,7 +45,7 @@ static void *winnow_calloc(size_t count, size_t size) {
 		}
 		return NULL;
 	}
-	explicit_bzero(p, n);
+	winnow_memset(p, 0, n);
 	return p;
 }
 
