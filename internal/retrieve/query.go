@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -34,8 +35,8 @@ type parsed struct {
 	terms  map[string]float64 // term → weight
 	idents []mention          // identifiers named in the task
 	paths  []string           // file paths and dotted module paths
-	// titleTerms are the terms of the title, each once (title.go).
-	titleTerms map[string]bool
+	// titleTerms are the terms of the title, each once, sorted (title.go).
+	titleTerms []string
 	// blocks counts the task's fenced code blocks (title.go).
 	blocks int
 	// classWords are the words that may name a class, by lower case,
@@ -128,12 +129,7 @@ func parseQuery(text string) *parsed {
 	title, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	addTerms(title, weightTitleTerm-weightTextTerm) // and once more below
 	q.title = title
-	q.titleTerms = make(map[string]bool)
-	terms.Scan(title, func(t string) {
-		if !templateWords[t] {
-			q.titleTerms[t] = true
-		}
-	})
+	q.titleTerms = slices.Sorted(maps.Keys(seen)) // what the title added, so far the only terms
 
 	// Code first: backticked and fenced spans are identifiers by
 	// intent, and are blanked out of the prose that follows.

@@ -1,7 +1,5 @@
 package retrieve
 
-import "slices"
-
 // The title, when the task's code is the user's own. An issue's title
 // says in a line what is wrong ("Cross-references don't work in
 // property's type annotations"); its body shows it. When the body's
@@ -32,13 +30,8 @@ func (r *ranker) titleWords() {
 	if r.par.Weights[FeatTitle] == 0 || r.q.blocks == 0 || r.codeReached || len(r.q.titleTerms) == 0 {
 		return
 	}
-	ts := make([]string, 0, len(r.q.titleTerms))
-	for t := range r.q.titleTerms {
-		ts = append(ts, t)
-	}
-	slices.Sort(ts) // the same sums in the same order, run after run
 	feat := r.feat[FeatTitle]
-	for _, t := range ts {
+	for _, t := range r.q.titleTerms { // sorted: the same sums in the same order, run after run
 		r.c.defText.score(t, 1, feat)
 	}
 	scaleMax(feat)
