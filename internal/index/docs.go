@@ -296,7 +296,9 @@ func decodeDocs(buf []byte) (file []Posting, docs [][]Posting, err error) {
 	return all[0], all[1:], nil
 }
 
-// reader decodes uvarints, remembering the first error.
+// reader decodes the varint layouts of the term documents and the git
+// listing (listing.go), remembering the first error: errBadDocs, which
+// a decoder of another layout answers with its own.
 type reader struct {
 	buf []byte
 	err error
@@ -313,6 +315,44 @@ func (r *reader) uvarint() uint64 {
 	}
 	r.buf = r.buf[n:]
 	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.buf)
+	if n <= 0 {
+		r.err = errBadDocs
+		return 0
+	}
+	r.buf = r.buf[n:]
+	return v
+}
+
+// count reads a number of items that take a byte each at least, so that
+// a damaged count cannot ask for more memory than buf holds.
+func (r *reader) count() int {
+	n := r.uvarint()
+	if r.err == nil && n > uint64(len(r.buf)) {
+		r.err = errBadDocs
+		return 0
+	}
+	return int(n)
+}
+
+// string reads a string as appendString lays it out (cutString).
+func (r *reader) string() string {
+	if r.err != nil {
+		return ""
+	}
+	s, rest, ok := cutString(r.buf)
+	if !ok {
+		r.err = errBadDocs
+		return ""
+	}
+	r.buf = rest
+	return s
 }
 
 func (r *reader) byte() byte {

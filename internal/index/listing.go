@@ -464,7 +464,7 @@ func readListing(file string) (*listing, error) {
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, errListing
 	}
-	r := listingReader{b: body[len(listingMagic):], ok: true}
+	r := reader{buf: body[len(listingMagic):]}
 	g := &listing{root: r.string(), env: r.string()}
 	g.large = r.uvarint() == 1
 	g.stamps = make([]fileStamp, r.count())
@@ -482,57 +482,8 @@ func readListing(file string) (*listing, error) {
 	for i := range g.paths {
 		g.paths[i] = r.string()
 	}
-	if !r.ok || len(r.b) != 0 {
+	if r.err != nil || len(r.buf) != 0 {
 		return nil, errListing
 	}
 	return g, nil
-}
-
-// listingReader decodes a listing file, remembering the first failure.
-type listingReader struct {
-	b  []byte
-	ok bool
-}
-
-func (r *listingReader) fail() { r.ok, r.b = false, nil }
-
-func (r *listingReader) string() string {
-	s, rest, ok := cutString(r.b)
-	if !ok {
-		r.fail()
-		return ""
-	}
-	r.b = rest
-	return s
-}
-
-func (r *listingReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *listingReader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// count reads a number of items that take a byte each at least, so that
-// a damaged count cannot ask for more memory than the file holds.
-func (r *listingReader) count() int {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return 0
-	}
-	return int(n)
 }
