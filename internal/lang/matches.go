@@ -1,26 +1,9 @@
 package lang
 
 /*
-#include <stdint.h>
-#include <stdbool.h>
-#include <stdlib.h>
+#include "captures.h"
 
-// The parts of tree-sitter's api.h (v0.25) used here, declared again:
-// the runtime is compiled into go-tree-sitter, whose header is not on
-// this package's include path. The layouts must match api.h, and
-// TSQueryCapture must match go-tree-sitter's QueryCapture, which the
-// binding itself makes from it by a cast.
-typedef struct TSNode {
-	uint32_t context[4];
-	const void *id;
-	const void *tree;
-} TSNode;
-
-typedef struct TSQueryCapture {
-	TSNode node;
-	uint32_t index;
-} TSQueryCapture;
-
+// The rest of api.h used here (see captures.h).
 typedef struct TSQueryMatch {
 	uint32_t id;
 	uint16_t pattern_index;
@@ -31,8 +14,6 @@ typedef struct TSQueryMatch {
 typedef struct TSQuery TSQuery;
 typedef struct TSQueryCursor TSQueryCursor;
 
-extern uint32_t ts_node_start_byte(TSNode self);
-extern uint32_t ts_node_end_byte(TSNode self);
 extern void ts_query_cursor_exec(TSQueryCursor *self, const TSQuery *query, TSNode node);
 extern void ts_query_cursor_set_max_start_depth(TSQueryCursor *self, uint32_t max_start_depth);
 extern bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
@@ -40,10 +21,6 @@ extern bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match)
 typedef struct {
 	uint32_t pattern, first, count; // captures[first:first+count]
 } winnow_match;
-
-typedef struct {
-	uint32_t start, end;
-} winnow_span;
 
 // A winnow_batch holds the matches of one call of winnow_fill, in
 // buffers it grows as needed and keeps from call to call.
@@ -55,38 +32,13 @@ typedef struct {
 	uint32_t ncaptures, capcaptures;
 } winnow_batch;
 
-static bool winnow_grow(winnow_batch *b, uint32_t ncaptures) {
-	if (b->ncaptures + ncaptures <= b->capcaptures) {
-		return true;
-	}
-	uint32_t n = 2 * b->capcaptures;
-	if (n < b->ncaptures + ncaptures) {
-		n = b->ncaptures + ncaptures;
-	}
-	TSQueryCapture *c = realloc(b->captures, n * sizeof *c);
-	if (c == NULL) {
-		return false;
-	}
-	b->captures = c;
-	winnow_span *s = realloc(b->spans, n * sizeof *s);
-	if (s == NULL) {
-		return false;
-	}
-	b->spans = s;
-	b->capcaptures = n;
-	return true;
-}
-
 static bool winnow_add(winnow_batch *b, const TSQueryMatch *m) {
-	if (!winnow_grow(b, m->capture_count)) {
+	if (!winnow_grow_captures(&b->captures, &b->spans, b->ncaptures, &b->capcaptures, m->capture_count)) {
 		return false;
 	}
 	b->matches[b->nmatches++] = (winnow_match){m->pattern_index, b->ncaptures, m->capture_count};
 	for (uint16_t i = 0; i < m->capture_count; i++) {
-		TSQueryCapture c = m->captures[i];
-		b->captures[b->ncaptures] = c;
-		b->spans[b->ncaptures] = (winnow_span){ts_node_start_byte(c.node), ts_node_end_byte(c.node)};
-		b->ncaptures++;
+		winnow_put_capture(b->captures, b->spans, &b->ncaptures, m->captures[i]);
 	}
 	return true;
 }
@@ -214,6 +166,14 @@ func (mb *matchBatch) close() {
 // A byteSpan is a captured node's src[start:end].
 type byteSpan struct{ start, end uint32 }
 
+// captureSlices are n captures and their spans (captures.h), in place.
+func captureSlices(caps *C.TSQueryCapture, spans *C.winnow_span, n C.uint32_t) ([]sitter.QueryCapture, []byteSpan) {
+	if n == 0 {
+		return nil, nil
+	}
+	return unsafe.Slice((*sitter.QueryCapture)(unsafe.Pointer(caps)), n), unsafe.Slice((*byteSpan)(unsafe.Pointer(spans)), n)
+}
+
 // forEachMatch runs q over the tree under root and calls fn with every
 // match whose text predicates hold, as QueryMatches.Next would return
 // it. The captures are valid during the call only.
@@ -261,12 +221,7 @@ func (mb *matchBatch) each(q *sitter.Query, src []byte, fill func() C.int,
 		}
 		b := mb.b
 		matches := unsafe.Slice(b.matches, b.nmatches)
-		var caps []sitter.QueryCapture
-		var spans []byteSpan
-		if b.ncaptures > 0 {
-			caps = unsafe.Slice((*sitter.QueryCapture)(unsafe.Pointer(b.captures)), b.ncaptures)
-			spans = unsafe.Slice((*byteSpan)(unsafe.Pointer(b.spans)), b.ncaptures)
-		}
+		caps, spans := captureSlices(b.captures, b.spans, b.ncaptures)
 		for _, m := range matches {
 			first, end := uint(m.first), uint(m.first+m.count)
 			mc, ms := caps[first:end:end], spans[first:end:end]

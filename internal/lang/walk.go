@@ -1,25 +1,15 @@
 package lang
 
 /*
-#include <stdint.h>
-#include <stdbool.h>
-#include <stdlib.h>
+#include "captures.h"
 
-// From tree-sitter's api.h (v0.25); see matches.go.
-typedef struct TSNode {
-	uint32_t context[4];
-	const void *id;
-	const void *tree;
-} TSNode;
-
+// From tree-sitter's api.h (v0.25), as captures.h.
 typedef struct TSTreeCursor {
 	const void *tree;
 	const void *id;
 	uint32_t context[3];
 } TSTreeCursor;
 
-extern uint32_t ts_node_start_byte(TSNode self);
-extern uint32_t ts_node_end_byte(TSNode self);
 extern uint16_t ts_node_symbol(TSNode self);
 extern bool ts_node_is_named(TSNode self);
 extern TSTreeCursor ts_tree_cursor_new(TSNode node);
@@ -90,23 +80,13 @@ typedef struct {
 	uint32_t first, count; // its match's captures, caps[first:first+count]
 } winnow_use;
 
-// A match's capture, laid out as TSQueryCapture, and its node's span.
-typedef struct {
-	TSNode node;
-	uint32_t index;
-} winnow_capture;
-
-typedef struct {
-	uint32_t start, end;
-} winnow_capture_span;
-
 // What one walk found, in buffers kept from walk to walk, and the
 // walk's stack of ancestors.
 typedef struct {
 	winnow_use *uses;
 	uint32_t nuses, capuses;
-	winnow_capture *caps;
-	winnow_capture_span *spans;
+	TSQueryCapture *caps;
+	winnow_span *spans;
 	uint32_t ncaps, capcaps;
 	uint16_t *symbols, *fields;
 	uint8_t *named;
@@ -191,28 +171,6 @@ static bool winnow_push(winnow_walk_buf *b, uint32_t depth) {
 	return true;
 }
 
-static bool winnow_grow_caps(winnow_walk_buf *b, uint32_t n) {
-	if (b->ncaps + n <= b->capcaps) {
-		return true;
-	}
-	uint32_t c = b->capcaps ? 2 * b->capcaps : 256;
-	if (c < b->ncaps + n) {
-		c = b->ncaps + n;
-	}
-	winnow_capture *caps = realloc(b->caps, c * sizeof *caps);
-	if (caps == NULL) {
-		return false;
-	}
-	b->caps = caps;
-	winnow_capture_span *spans = realloc(b->spans, c * sizeof *spans);
-	if (spans == NULL) {
-		return false;
-	}
-	b->spans = spans;
-	b->capcaps = c;
-	return true;
-}
-
 static bool winnow_emit(const winnow_rules *r, winnow_walk_buf *b, TSNode n, const winnow_chain *c, uint32_t depth) {
 	if (b->nuses == b->capuses) {
 		uint32_t c = b->capuses ? 2 * b->capuses : 1024;
@@ -230,15 +188,13 @@ static bool winnow_emit(const winnow_rules *r, winnow_walk_buf *b, TSNode n, con
 		u.span_end = ts_node_end_byte(a);
 	}
 	if (c->ncaps) {
-		if (!winnow_grow_caps(b, c->ncaps)) {
+		if (!winnow_grow_captures(&b->caps, &b->spans, b->ncaps, &b->capcaps, c->ncaps)) {
 			return false;
 		}
 		for (uint32_t i = 0; i < c->ncaps; i++) {
 			const winnow_chain_capture *cc = &r->captures[c->caps + i];
 			TSNode a = cc->level ? b->nodes[depth - cc->level] : n;
-			b->caps[b->ncaps] = (winnow_capture){a, cc->index};
-			b->spans[b->ncaps] = (winnow_capture_span){ts_node_start_byte(a), ts_node_end_byte(a)};
-			b->ncaps++;
+			winnow_put_capture(b->caps, b->spans, &b->ncaps, (TSQueryCapture){a, cc->index});
 		}
 	}
 	b->uses[b->nuses++] = u;
@@ -393,15 +349,6 @@ import (
 // C, one call per file. It matches as tree-sitter does: a node's kind is
 // its public symbol (aliases included), a field is the one the cursor
 // reports, and a wildcard never matches an ERROR node.
-
-// A definition chain's captures are read in place as go-tree-sitter's
-// QueryCaptures, and their spans as byteSpans.
-var (
-	_ [unsafe.Sizeof(sitter.QueryCapture{}) - C.sizeof_winnow_capture]struct{}
-	_ [C.sizeof_winnow_capture - unsafe.Sizeof(sitter.QueryCapture{})]struct{}
-	_ [unsafe.Sizeof(byteSpan{}) - C.sizeof_winnow_capture_span]struct{}
-	_ [C.sizeof_winnow_capture_span - unsafe.Sizeof(byteSpan{})]struct{}
-)
 
 // walkRules are one language's chains, in C memory that lives for the
 // process, as the language's query does, and the kinds of node at which
@@ -768,14 +715,7 @@ func (wb *walkBuf) forEachUse(w *walkRules, ref func(use, span byteSpan, rule *w
 	if w == nil || wb.b.nuses == 0 {
 		return
 	}
-	var (
-		caps  []sitter.QueryCapture
-		spans []byteSpan
-	)
-	if wb.b.ncaps > 0 {
-		caps = unsafe.Slice((*sitter.QueryCapture)(unsafe.Pointer(wb.b.caps)), wb.b.ncaps)
-		spans = unsafe.Slice((*byteSpan)(unsafe.Pointer(wb.b.spans)), wb.b.ncaps)
-	}
+	caps, spans := captureSlices(wb.b.caps, wb.b.spans, wb.b.ncaps)
 	for _, u := range unsafe.Slice(wb.b.uses, wb.b.nuses) {
 		use, span := byteSpan{uint32(u.start), uint32(u.end)}, byteSpan{uint32(u.span_start), uint32(u.span_end)}
 		if u.count == 0 {
