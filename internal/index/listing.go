@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -388,9 +387,7 @@ func defaultGitConfig() []string {
 // ok is false when the configuration names files of its own (an
 // excludes file, an include) or comes from elsewhere than files.
 func gitConfigOrigins(ctx context.Context, root string) (files []string, ok bool) {
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "config", "--list", "--show-origin", "--name-only", "-z")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
+	out, err := gitOutput(ctx, root, "config", "--list", "--show-origin", "--name-only", "-z")
 	if err != nil {
 		return nil, false
 	}

@@ -256,9 +256,7 @@ func (l *lister) walk(ctx context.Context) ([]string, error) {
 // untracked ones that are not ignored. It fails when root is not inside
 // a git work tree or git is not installed.
 func gitListFiles(ctx context.Context, root string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
+	out, err := gitOutput(ctx, root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
@@ -269,6 +267,14 @@ func gitListFiles(ctx context.Context, root string) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// gitOutput runs git in root with args, leaving no lock files behind,
+// and returns its standard output.
+func gitOutput(ctx context.Context, root string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	return cmd.Output()
 }
 
 // ListFiles lists the files under root the way a build finds them, before
