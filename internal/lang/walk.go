@@ -127,48 +127,34 @@ static bool winnow_chain_matches(const winnow_rules *r, const winnow_chain *c, c
 	return true;
 }
 
+// winnow_regrow is realloc(p, size), or p, unchanged, with *ok false
+// when memory ran out.
+static void *winnow_regrow(void *p, size_t size, bool *ok) {
+	void *q = realloc(p, size);
+	if (q == NULL) {
+		*ok = false;
+		return p;
+	}
+	return q;
+}
+
 static bool winnow_push(winnow_walk_buf *b, uint32_t depth) {
 	if (depth < b->capdepth) {
 		return true;
 	}
 	uint32_t n = b->capdepth ? 2 * b->capdepth : 256;
-	uint16_t *s = realloc(b->symbols, n * sizeof *s);
-	if (s == NULL) {
-		return false;
+	bool ok = true;
+	b->symbols = winnow_regrow(b->symbols, n * sizeof *b->symbols, &ok);
+	b->fields = winnow_regrow(b->fields, n * sizeof *b->fields, &ok);
+	b->named = winnow_regrow(b->named, n * sizeof *b->named, &ok);
+	b->fieldok = winnow_regrow(b->fieldok, n * sizeof *b->fieldok, &ok);
+	b->dead = winnow_regrow(b->dead, n * WINNOW_DEAD * sizeof *b->dead, &ok);
+	b->ndead = winnow_regrow(b->ndead, n * sizeof *b->ndead, &ok);
+	b->nodes = winnow_regrow(b->nodes, n * sizeof *b->nodes, &ok);
+	if (ok) {
+		b->capdepth = n;
 	}
-	b->symbols = s;
-	uint16_t *f = realloc(b->fields, n * sizeof *f);
-	if (f == NULL) {
-		return false;
-	}
-	b->fields = f;
-	uint8_t *m = realloc(b->named, n);
-	if (m == NULL) {
-		return false;
-	}
-	b->named = m;
-	uint8_t *ok = realloc(b->fieldok, n);
-	if (ok == NULL) {
-		return false;
-	}
-	b->fieldok = ok;
-	uint16_t *dead = realloc(b->dead, n * WINNOW_DEAD * sizeof *dead);
-	if (dead == NULL) {
-		return false;
-	}
-	b->dead = dead;
-	uint8_t *nd = realloc(b->ndead, n);
-	if (nd == NULL) {
-		return false;
-	}
-	b->ndead = nd;
-	TSNode *t = realloc(b->nodes, n * sizeof *t);
-	if (t == NULL) {
-		return false;
-	}
-	b->nodes = t;
-	b->capdepth = n;
-	return true;
+	return ok;
 }
 
 static bool winnow_emit(const winnow_rules *r, winnow_walk_buf *b, TSNode n, const winnow_chain *c, uint32_t depth) {
