@@ -342,49 +342,46 @@ func (ix *Index) completeRows(ctx context.Context, rows []*fileRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	fill := func(r *fileRow, id int64, hash []byte, first int64, nsym int) {
-		r.id, r.hash, r.first, r.nsym, r.keyOnly = id, hash, first, nsym, false
-	}
-	if len(rows) <= completeOne {
-		for _, r := range rows {
-			var (
-				id, first int64
-				hash      []byte
-				nsym      int
-			)
-			err := ix.db.QueryRowContext(ctx, "SELECT id, hash, first_symbol, nsymbols FROM files WHERE path = ?", r.path).Scan(&id, &hash, &first, &nsym)
-			if err != nil {
-				return fmt.Errorf("read file %s: %w", r.path, err)
-			}
-			fill(r, id, hash, first, nsym)
-		}
-		return nil
-	}
 	byPath := make(map[string]*fileRow, len(rows))
 	for _, r := range rows {
 		byPath[r.path] = r
 	}
-	rs, err := ix.db.QueryContext(ctx, "SELECT path, id, hash, first_symbol, nsymbols FROM files")
-	if err != nil {
-		return fmt.Errorf("read files: %w", err)
-	}
-	defer rs.Close()
-	for rs.Next() {
-		var (
-			path      string
-			id, first int64
-			hash      []byte
-			nsym      int
-		)
-		if err := rs.Scan(&path, &id, &hash, &first, &nsym); err != nil {
+	read := func(query string, args ...any) error {
+		rs, err := ix.db.QueryContext(ctx, query, args...)
+		if err != nil {
 			return fmt.Errorf("read files: %w", err)
 		}
-		if r := byPath[path]; r != nil {
-			fill(r, id, hash, first, nsym)
+		defer rs.Close()
+		for rs.Next() {
+			var (
+				path      string
+				id, first int64
+				hash      []byte
+				nsym      int
+			)
+			if err := rs.Scan(&path, &id, &hash, &first, &nsym); err != nil {
+				return fmt.Errorf("read files: %w", err)
+			}
+			if r := byPath[path]; r != nil {
+				r.id, r.hash, r.first, r.nsym, r.keyOnly = id, hash, first, nsym, false
+			}
 		}
+		if err := rs.Err(); err != nil {
+			return fmt.Errorf("read files: %w", err)
+		}
+		return nil
 	}
-	if err := rs.Err(); err != nil {
-		return fmt.Errorf("read files: %w", err)
+	const q = "SELECT path, id, hash, first_symbol, nsymbols FROM files"
+	if len(rows) > completeOne {
+		if err := read(q); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range rows {
+			if err := read(q+" WHERE path = ?", r.path); err != nil {
+				return err
+			}
+		}
 	}
 	for _, r := range rows {
 		if r.keyOnly {
