@@ -367,11 +367,17 @@ func (ix *Index) readDelta(want CorpusKey) (CorpusBase, [][]byte, error) {
 	if key, ok := corpusKeyOf(head); ok && key != (CorpusKey{Layout: deltaLayout(want.Layout), Generation: want.Generation}) {
 		return CorpusBase{}, nil, fmt.Errorf("%w: delta of %q, not %q", ErrCorpusStale, key.Generation, want.Generation)
 	}
-	rest, err := io.ReadAll(f)
+	// The rest read after the head, into one buffer of the file's size.
+	fi, err := f.Stat()
 	if err != nil {
 		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusDeltaPath(), err)
 	}
-	return splitDelta(append(head, rest...), want)
+	buf := make([]byte, max(fi.Size(), int64(len(head))))
+	n := copy(buf, head)
+	if _, err := io.ReadFull(f, buf[n:]); err != nil {
+		return CorpusBase{}, nil, fmt.Errorf("read %s: %w", ix.CorpusDeltaPath(), err)
+	}
+	return splitDelta(buf, want)
 }
 
 // openDelta opens the delta file and reads its first 4 KB, where its key
