@@ -206,8 +206,9 @@ func openDB(ctx context.Context, dir string, rebuild bool) (*sql.DB, error) {
 	// (openCurrent) open the same new file meanwhile, and this
 	// connection's first statements can then meet SQLITE_BUSY without
 	// SQLite calling the busy handler (TestConcurrentUpdates failed so
-	// in checkDB about once in 150 runs): the open is tried again until
-	// the busy timeout would have passed.
+	// in checkDB about once in 150 runs, though the driver sets
+	// busy_timeout before the other pragmas): the open is tried again
+	// until the busy timeout would have passed.
 	for wait, waited := 5*time.Millisecond, time.Duration(0); ; wait = min(2*wait, 100*time.Millisecond) {
 		db, err := openDBOnce(ctx, dir, file)
 		if !isBusy(err) || waited >= busyTimeout {
