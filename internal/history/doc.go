@@ -15,11 +15,14 @@ Update runs the git binary in the indexed tree: only HEAD's ancestry,
 newest first (never other refs: history HEAD cannot reach is not the
 tree's past, and for a benchmark it would hold the fix), up to
 Options.MaxCommits commits, with the paths each commit changed
-(git log -z --name-status -M --diff-merges=first-parent).
+(git log -z --name-status -M100% --diff-merges=first-parent).
 A merge lists what it changed against its first parent, so a pull
 request's merge carries the whole change under the title of the pull
 request, and its branch's commits are read too. Renames are followed:
-a path a newer commit renamed is recorded under its newest name. A
+a path a newer commit renamed is recorded under its newest name
+(exact renames only, a file moved unchanged: finding the moved and
+edited ones too would read every added and deleted blob, about two
+thirds of the history's cost, for little). A
 commit that changes more than Options.MaxFiles files (a reformatting,
 a vendored update, a merge of the main branch into a feature branch)
 keeps its message but not its files. Messages lose their trailers

@@ -142,25 +142,14 @@ func Update(ctx context.Context, root, file string, opts *Options) (*Stats, erro
 	return st, nil
 }
 
-// readLog reads the commits after since into d. A clone without some
-// blobs (a partial or damaged one: "unable to read") cannot look for
-// renames by content; it is read again without, which loses renames but
-// keeps the history.
+// readLog reads the commits after since into d.
 func readLog(ctx context.Context, g *git, r repo, d *data, since string, o Options) (*builder, error) {
-	var b *builder
-	read := func(renames bool) error {
-		d.commits, d.paths = nil, nil
-		b = newBuilder(d, o.MaxFiles)
-		return g.log(ctx, r, since, o.MaxCommits, renames, func(c *commit) error {
-			b.add(c)
-			return nil
-		})
-	}
-	err := read(true)
-	if err != nil && ctx.Err() == nil && strings.Contains(err.Error(), "unable to read") {
-		o.Logger.Debug("git history without renames: the repository lacks blobs", "err", err)
-		err = read(false)
-	}
+	d.commits, d.paths = nil, nil
+	b := newBuilder(d, o.MaxFiles)
+	err := g.log(ctx, r, since, o.MaxCommits, func(c *commit) error {
+		b.add(c)
+		return nil
+	})
 	return b, err
 }
 

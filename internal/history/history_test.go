@@ -364,8 +364,9 @@ func TestMissingBlobs(t *testing.T) {
 	text := strings.Repeat("line of the calibration table\n", 40)
 	first := r.commit("Add the calibration table", map[string]string{"table.dat": text, "cal.py": "a"})
 	r.commit("Move and extend the table", map[string]string{"table.dat": "", "data/table.dat": text + "one more\n", "cal.py": "b"})
-	// A fetch-style mirror leaves out large blobs: renames cannot be
-	// found by content without them.
+	// A fetch-style mirror leaves out large blobs: git log could not
+	// look for renames by content without them, and the history must
+	// not need them (it follows exact renames only).
 	blob := r.git("rev-parse", first+":table.dat")
 	if err := os.Remove(filepath.Join(r.dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
 		t.Fatal(err)
