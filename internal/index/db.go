@@ -123,11 +123,11 @@ var secondaryIndexes = []struct {
 // nothing when they exist. Queries answer without them, more slowly.
 func (ix *Index) IndexRefs(ctx context.Context) (err error) {
 	defer ix.classify(&err)
-	lock, err := lockFile(filepath.Join(ix.dir, "lock"), true)
+	unlock, err := ix.lockWriters(ctx)
 	if err != nil {
 		return fmt.Errorf("index references: %w", err)
 	}
-	defer lock.unlock()
+	defer unlock()
 	return ix.createMissingIndexes(ctx)
 }
 

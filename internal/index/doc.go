@@ -74,9 +74,10 @@ yet at the full tier reads new and changed files with the scanner
 instead, which answers a first query on a large tree in seconds, and
 Upgrade brings it to the full tier: files at a lower tier are parsed
 again even when their content is unchanged. An upgrade runs in chunks
-of upgradeChunk files, each its own transaction under the writers'
-lock, released in between, so that a watcher's update waits at most a
-chunk; killed at any point, it leaves an index whose files are each at
+of upgradeChunk files (fewer when they hold more than
+upgradeChunkBytes of source), each its own transaction under the
+writers' lock, released in between and taken in turn (writers.go), so
+that a watcher's update waits at most a chunk; killed at any point, it leaves an index whose files are each at
 one tier or the other, which answers, and which the next Upgrade
 completes. Changes to the tree since the last update land, whole, in the
 first transaction. An update at the quick tier does not read the git

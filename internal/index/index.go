@@ -66,7 +66,8 @@ type Index struct {
 	rebuild   atomic.Bool // the next update builds a new index (Options.Rebuild)
 	trusted   atomic.Bool // no Check needed (checked.go)
 	nameCache nameCache
-	commits   commitLog // this process's last updates (corpusdelta.go)
+	commits   commitLog     // this process's last updates (corpusdelta.go)
+	writers   chan struct{} // this process's turn at the writers' lock (writers.go)
 }
 
 // Open opens the index of opts.Root, creating an empty one if there is
@@ -91,7 +92,7 @@ func Open(ctx context.Context, opts Options) (*Index, error) {
 	if err := makeIndexDir(root, dir); err != nil {
 		return nil, err
 	}
-	ix := &Index{root: root, dir: dir, opts: opts, log: opts.Logger}
+	ix := &Index{root: root, dir: dir, opts: opts, log: opts.Logger, writers: make(chan struct{}, 1)}
 	ix.trustOnOpen()
 	// An index of this schema opens without waiting for a writer:
 	// readers see the last committed update. Being rebuilt, it still

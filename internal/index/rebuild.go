@@ -25,8 +25,8 @@ func (ix *Index) rebuildLocked(ctx context.Context, progress Progress) (*Stats, 
 	if err != nil {
 		return nil, err
 	}
-	next := &Index{root: ix.root, dir: ix.dir, opts: ix.opts, db: db, log: ix.log}
-	st, _, err := next.updateLocked(ctx, nil, TierFull, -1, progress)
+	next := &Index{root: ix.root, dir: ix.dir, opts: ix.opts, db: db, log: ix.log, writers: ix.writers}
+	st, _, err := next.updateLocked(ctx, nil, TierFull, false, progress)
 	if err == nil {
 		err = publish(ctx, db, ix.file())
 	}

@@ -37,10 +37,16 @@ type fileRow struct {
 	keyOnly bool
 }
 
-// upgradeChunk is how many files an upgrade re-parses per transaction:
-// about a second of parsing on two cores, so that a watcher's update or
-// another process's waits at most that long for the writers' lock.
-const upgradeChunk = 256
+// An upgrade re-parses upgradeChunk files per transaction, fewer when
+// they hold more than upgradeChunkBytes of source (nextChunk): a few
+// tenths of a second of parsing on two cores, so that a watcher's
+// update, a tool call's or another process's waits at most that long
+// for the writers' lock. By count alone a chunk of sympy's generated
+// integration rules held 5 MB and took 6.5 s.
+const (
+	upgradeChunk      = 256
+	upgradeChunkBytes = 1 << 20
+)
 
 // Update brings the index in step with the whole tree: new and changed
 // files are parsed, vanished ones removed, renamed ones recognised by
@@ -143,14 +149,14 @@ func (ix *Index) rel(p string) (string, error) {
 // means as the options say (Update).
 func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress Progress) (*Stats, error) {
 	start := time.Now()
-	lock, err := lockFile(filepath.Join(ix.dir, "lock"), true)
+	unlock, err := ix.lockWriters(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("update index: %w", err)
 	}
 	locked := true
 	defer func() {
 		if locked {
-			lock.unlock()
+			unlock()
 		}
 	}()
 	// A rebuild that crashed left its file behind; none runs now that we
@@ -159,7 +165,7 @@ func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress 
 		return nil, err
 	}
 	var st *Stats
-	var rest []string
+	var rest []candidate
 	rebuild := ix.rebuild.Load()
 	// What a quick first build deferred, if no one has made it since (and
 	// the index is not about to be replaced).
@@ -184,22 +190,29 @@ func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress 
 		// under the lock all the same.
 		var history sync.WaitGroup
 		history.Go(func() { ix.updateHistory(ctx, tier) })
-		st, rest, err = ix.updateLocked(ctx, only, tier, upgradeChunk, progress)
+		st, rest, err = ix.updateLocked(ctx, only, tier, true, progress)
 		history.Wait()
 		if err != nil {
 			return nil, err
 		}
 	}
 	ix.recordCommit()
-	lock.unlock()
+	unlock()
 	locked = false
 	// The files left to upgrade, a transaction each chunk, the lock
-	// released in between for whoever waits for it.
+	// released in between for whoever waits for it (lockWriters).
 	done := st.jobs
 	total := done + len(rest)
 	for len(rest) > 0 {
-		chunk := rest[:min(len(rest), upgradeChunk)]
-		rest = rest[len(chunk):]
+		if err := sleepCtx(ctx, chunkYield); err != nil {
+			return nil, err
+		}
+		n := nextChunk(rest)
+		chunk := make([]string, n)
+		for i, c := range rest[:n] {
+			chunk[i] = c.path
+		}
+		rest = rest[n:]
 		var p Progress
 		if progress != nil {
 			base := done
@@ -238,12 +251,12 @@ func (ix *Index) targetTier(ctx context.Context, want Tier) (Tier, error) {
 
 // updateChunk parses one chunk of an upgrade under the writers' lock.
 func (ix *Index) updateChunk(ctx context.Context, paths []string, progress Progress) (*Stats, error) {
-	lock, err := lockFile(filepath.Join(ix.dir, "lock"), true)
+	unlock, err := ix.lockWriters(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("update index: %w", err)
 	}
-	defer lock.unlock()
-	st, _, err := ix.updateLocked(ctx, paths, TierFull, -1, progress)
+	defer unlock()
+	st, _, err := ix.updateLocked(ctx, paths, TierFull, false, progress)
 	if err == nil {
 		ix.recordCommit()
 	}
@@ -252,10 +265,10 @@ func (ix *Index) updateChunk(ctx context.Context, paths []string, progress Progr
 
 // updateLocked is update once the writers' lock is held: one
 // transaction that brings the files of only (all, when nil) to tier.
-// Files whose content is unchanged but whose tier is lower take part up
-// to maxUpgrades of them (all, when negative); the paths of the others
-// are returned, for later transactions.
-func (ix *Index) updateLocked(ctx context.Context, only []string, tier Tier, maxUpgrades int, progress Progress) (*Stats, []string, error) {
+// Files whose content is unchanged but whose tier is lower take part, a
+// chunk of them when chunked (nextChunk), all of them otherwise; the
+// others are returned, for later transactions.
+func (ix *Index) updateLocked(ctx context.Context, only []string, tier Tier, chunked bool, progress Progress) (*Stats, []candidate, error) {
 	start := time.Now()
 	var err error
 	l := newLister(ix.root, &ix.opts)
@@ -288,7 +301,7 @@ func (ix *Index) updateLocked(ctx context.Context, only []string, tier Tier, max
 		return nil, nil, err
 	}
 	listed := time.Now()
-	u := &updater{ix: ix, tier: tier, was: was, maxUpgrades: maxUpgrades, stats: &Stats{Skipped: l.skipped}}
+	u := &updater{ix: ix, tier: tier, was: was, chunked: chunked, stats: &Stats{Skipped: l.skipped}}
 	if err := u.run(ctx, cands, prev, progress); err != nil {
 		return nil, nil, err
 	}
@@ -440,12 +453,12 @@ func globEscape(s string) string {
 
 // updater carries one update from candidates to a committed transaction.
 type updater struct {
-	ix          *Index
-	tier        Tier // what new and changed files are read to
-	was         Tier // the index's tier before the update
-	maxUpgrades int  // files at a lower tier, unchanged, this transaction takes (all if negative)
-	stats       *Stats
-	rest        []string // the paths of the upgrades left for later transactions
+	ix      *Index
+	tier    Tier // what new and changed files are read to
+	was     Tier // the index's tier before the update
+	chunked bool // of the files at a lower tier, unchanged, this transaction takes a chunk, not all
+	stats   *Stats
+	rest    []candidate // the upgrades left for later transactions
 
 	mu      sync.Mutex
 	renames map[string]*fileRow // content hash of a vanished file → its row
@@ -473,7 +486,7 @@ type result struct {
 
 func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*fileRow, progress Progress) error {
 	var jobs []job
-	upgrades := 0
+	upgrades, upgradeBytes := 0, int64(0) // of this transaction
 	for _, c := range cands {
 		old := prev[c.path]
 		delete(prev, c.path)
@@ -481,11 +494,12 @@ func (u *updater) run(ctx context.Context, cands []candidate, prev map[string]*f
 			if old.tier < u.tier {
 				// Read before, less well: parse it again, now or in a later
 				// transaction.
-				if u.maxUpgrades >= 0 && upgrades >= u.maxUpgrades {
-					u.rest = append(u.rest, c.path)
+				if u.chunked && (len(u.rest) > 0 || !fitsChunk(upgrades, upgradeBytes, c.size)) {
+					u.rest = append(u.rest, c)
 					continue
 				}
 				upgrades++
+				upgradeBytes += c.size
 				jobs = append(jobs, job{seq: len(jobs), cand: c, old: old})
 				continue
 			}

@@ -29,9 +29,7 @@ func TestWatchedCallsAskTheWatcher(t *testing.T) {
 	if text, isErr := call(t, cs, toolFindSymbol, map[string]any{"name": "NewStore"}); isErr {
 		t.Fatalf("find_symbol: %s", text)
 	}
-	s.fresh.acquire(t.Context())
-	rescanned := s.fresh.last
-	s.fresh.release()
+	rescanned := s.fresh.last.Load()
 
 	writeFile(t, filepath.Join(dir, "store", "ledger.go"), "package store\n\n// CloseLedgerPeriod sums a period.\nfunc CloseLedgerPeriod() int { return 0 }\n")
 	found := false
@@ -52,11 +50,9 @@ func TestWatchedCallsAskTheWatcher(t *testing.T) {
 	}
 	mustContain(t, "context", text, "CloseLedgerPeriod")
 
-	s.fresh.acquire(t.Context())
-	if !s.fresh.last.Equal(rescanned) {
-		t.Errorf("a call rescanned the tree while the watcher ran (last update %v, then %v)", rescanned, s.fresh.last)
+	if last := s.fresh.last.Load(); last != rescanned {
+		t.Errorf("a call rescanned the tree while the watcher ran (last update %v, then %v)", *rescanned, *last)
 	}
-	s.fresh.release()
 	if wrote, err := retrieve.New(s.ix, nil).SaveCorpus(t.Context()); err != nil || wrote {
 		t.Errorf("after the watcher's batch the corpus file was not current (wrote %v, %v)", wrote, err)
 	}
