@@ -250,6 +250,11 @@ The first answer on a tree never indexed, and its CPU in process:
 	scripts/first-answer.sh -n 5 TREE task.txt ./winnow-old ./winnow-new
 	winnow index --quick --cpuprofile quick.prof COPY
 
+and through MCP, as an agent starts winnow mcp in a tree never indexed
+and calls context at once (then again during the upgrade):
+
+	scripts/mcp-first-answer.py -n 5 TREE task.txt ./winnow-old ./winnow-new
+
 # Versions
 
 PRAGMA application_id marks the file as a winnow index and PRAGMA
