@@ -1,20 +1,10 @@
 package lang
 
 /*
-#include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h> // mallopt, malloc_trim; macOS has no malloc.h
 #endif
-
-// Defined by the tree-sitter runtime that go-tree-sitter compiles in.
-extern void ts_set_allocator(
-	void *(*new_malloc)(size_t),
-	void *(*new_calloc)(size_t, size_t),
-	void *(*new_realloc)(void *, size_t),
-	void (*new_free)(void *));
 
 static void winnow_arenas(void) {
 #ifdef __GLIBC__
@@ -22,56 +12,6 @@ static void winnow_arenas(void) {
 		mallopt(M_ARENA_MAX, 2);
 	}
 #endif
-}
-
-// winnow_memset is memset called through a volatile pointer, so that the
-// compiler cannot fuse winnow_calloc's malloc and memset into calloc
-// (explicit_bzero would do too, but macOS lacks it).
-static void *(*volatile winnow_memset)(void *, int, size_t) = memset;
-
-// winnow_calloc is calloc that writes the zeros itself (see
-// useLibcAllocator), through winnow_memset. It fails as tree-sitter's
-// own does.
-static void *winnow_calloc(size_t count, size_t size) {
-	size_t n;
-	void *p = NULL;
-	if (!__builtin_mul_overflow(count, size, &n)) {
-		p = malloc(n);
-	}
-	if (p == NULL) {
-		if (count > 0 && size > 0) {
-			fprintf(stderr, "tree-sitter failed to allocate %zu bytes", count * size);
-			abort();
-		}
-		return NULL;
-	}
-	winnow_memset(p, 0, n);
-	return p;
-}
-
-// winnow_calloc_reused reports whether winnow_calloc zeroes memory that
-// held something else: n bytes malloc'd, filled and freed, then
-// allocated again (glibc hands the same chunk back).
-static int winnow_calloc_reused(size_t n) {
-	unsigned char *p = malloc(n);
-	if (p == NULL) {
-		return 0;
-	}
-	memset(p, 0xa5, n);
-	free(p);
-	p = winnow_calloc(n, 1);
-	int zero = 1;
-	for (size_t i = 0; i < n; i++) {
-		zero &= p[i] == 0;
-	}
-	free(p);
-	return zero;
-}
-
-// winnow_use_libc points tree-sitter at the C library's allocator, with
-// winnow_calloc.
-static void winnow_use_libc(void) {
-	ts_set_allocator(NULL, winnow_calloc, NULL, NULL);
 }
 
 static void winnow_trim(void) {
@@ -90,14 +30,16 @@ import (
 	"sync"
 )
 
-// useLibcAllocator points tree-sitter back at the C library's allocator.
+// useLibcAllocator points tree-sitter back at the C library's allocator,
+// but for the parses in an arena (arena.go).
 //
 // go-tree-sitter installs an allocator that calls from C into Go and back
 // into C for every malloc and free, so that Go programs could plug in
 // their own. Parsing allocates constantly: on a large Python tree those
 // round trips cost more than a tenth of all parsing time. The functions
 // it forwards to are plain malloc and free, so memory allocated either
-// way is freed correctly the other way.
+// way is freed correctly the other way; winnow's allocator is plain
+// malloc and free too outside an arena's parse.
 //
 // It also caps glibc's malloc arenas at two, unless MALLOC_ARENA_MAX
 // says otherwise (see largeSource): glibc makes one per thread that
@@ -117,12 +59,8 @@ import (
 // compiles meanwhile: loadAsync). Written first, each page faults once.
 var useLibcAllocator = sync.OnceFunc(func() {
 	C.winnow_arenas()
-	C.winnow_use_libc()
+	installAllocator()
 })
-
-// callocZeroes reports whether tree-sitter's calloc (winnow_calloc) zeroes
-// a chunk of n bytes that held something before.
-func callocZeroes(n int) bool { return C.winnow_calloc_reused(C.size_t(n)) != 0 }
 
 // A syntax tree takes about a hundred bytes of C memory per byte of
 // source (sympy's 733 KB rules/sine.py: some 70 MB), in millions of
@@ -140,7 +78,10 @@ func callocZeroes(n int) bool { return C.winnow_calloc_reused(C.size_t(n)) != 0 
 // just under it when the next large one came (a cold build of sympy
 // peaked there, at 150-160 MiB; 140-150 at 128 KB). The other workers
 // wait meanwhile, which costs wall time, not CPU: sympy's 34 files of
-// 128 KB and up are a quarter of its source.
+// 128 KB and up are a quarter of its source. (Files under it have since
+// been parsed in arenas of their own, arena.go, which keep little of a
+// tree once it is gone, and none beside a large one: the best size for
+// largeSource has not been measured again.)
 const largeSource = 128 << 10
 
 // largeParse admits one large parse at a time in the process; Parsers
@@ -165,9 +106,11 @@ func beginParse(ctx context.Context, size int) (end func(), err error) {
 		return nil, ctx.Err()
 	}
 	parses.hold()
-	// What the small parses before freed goes back too, so that the
-	// large tree is the only large thing in the allocator.
+	// What the small parses before freed goes back too, and what their
+	// arenas keep, so that the large tree is the only large thing in C
+	// memory.
 	trimCHeap()
+	trimArenas()
 	uncap := capGoHeap()
 	return func() {
 		uncap()

@@ -22,8 +22,9 @@ func parseTimeoutMicros(size int) uint64 {
 var ErrParse = errors.New("parser produced no tree")
 
 // A Parser extracts symbols from source files. It holds one tree-sitter
-// parser per language and one query cursor, so it is not safe for
-// concurrent use: give each goroutine its own, and Close it when done.
+// parser per language, one query cursor and the arena its small files
+// are parsed in, so it is not safe for concurrent use: give each
+// goroutine its own, and Close it when done.
 type Parser struct {
 	parsers map[*Language]*sitter.Parser
 	cursor  *sitter.QueryCursor
@@ -34,6 +35,9 @@ type Parser struct {
 	// has a use per identifier.
 	refs  []refUse
 	lines lineIndex
+
+	arena   *arena // nil until the first small file, or if none could be made
+	noArena bool
 
 	parsed int // bytes parsed
 }
@@ -73,8 +77,12 @@ func (p *Parser) Close() {
 		p.walk.close()
 		p.walk = nil
 	}
+	if p.arena != nil {
+		p.arena.close()
+		p.arena = nil
+	}
 	if p.parsed >= largeSource {
-		// What the Parser's trees held stays in the C allocator's arenas,
+		// What the Parser's large trees held stays in glibc's arenas,
 		// idle, unless handed back (alloc.go).
 		trimCHeap()
 	}
@@ -91,6 +99,28 @@ func (p *Parser) parser(l *Language) (*sitter.Parser, error) {
 	}
 	p.parsers[l] = tp
 	return tp, nil
+}
+
+// parse parses src with tp, or in the Parser's arena if src is small
+// (arena.go), and returns the tree, nil if none, and what ends it.
+func (p *Parser) parse(tp *sitter.Parser, l *Language, src []byte) (tree *sitter.Tree, release func()) {
+	timeout := parseTimeoutMicros(len(src))
+	if len(src) < largeSource {
+		if p.arena == nil && !p.noArena {
+			p.arena = newArena()
+			p.noArena = p.arena == nil
+		}
+		if a := p.arena; a != nil {
+			tree = a.parse(l.language(), timeout, arenaRoom(len(src)), src)
+			return tree, func() { a.reset(tree) }
+		}
+	}
+	tp.SetTimeoutMicros(timeout)
+	tree = parseBytes(tp, src)
+	if tree == nil {
+		return nil, tp.Reset
+	}
+	return tree, tree.Close
 }
 
 // Parse extracts the definitions, references and imports of one file.
@@ -120,16 +150,15 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 		return nil, err
 	}
 	defer end() // after the tree is closed
-	tp.SetTimeoutMicros(parseTimeoutMicros(len(src)))
-	tree := parseBytes(tp, src)
+	tree, release := p.parse(tp, l, src)
 	if tree == nil {
-		tp.Reset()
+		release()
 		return nil, fmt.Errorf("parse %s: %w", path, ErrParse)
 	}
 	closed := false
 	defer func() {
 		if !closed {
-			tree.Close()
+			release()
 		}
 	}()
 
@@ -162,7 +191,7 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 	// The tree goes before the references are aggregated, which take
 	// Go heap of their own: 9 MB for sympy's rules/sine.py, whose tree
 	// is 70.
-	tree.Close()
+	release()
 	closed = true
 	x.resolveRefs()
 	if len(src) != size {
