@@ -88,15 +88,18 @@ index with no file at the full tier yet whole beside it and replaces it
 at once, as a rebuild does: a bulk load, while readers answer from the
 quick tier.
 
-On sympy (1,531 files; winnow bench index, 3 runs, load 2-4), the quick
-tier alone (winnow index --quick) costs 3.9-4.1 s CPU, 0.26 of the full
-tier's 15.5 s and 6.4-6.7 times Universal Ctags' 0.61 s, for 48,216
-definitions and 498,092 references (the full tier: 48,224 and
-498,135; 25 times ctags, 2.2 s of it the git log of the history). The first winnow context in a fresh copy (sympy-23413;
-scripts/first-answer.sh) answers in 2.5-2.7 s wall at load 1, 4.2-4.4 s
-CPU, where the full tier took 13 s and 16.5 s. On bench localize's dev
-set the quick tier scores file Acc@5 79.4 without git history, 80.0 with
-it, as the full index (bench/localize/README.md).
+On sympy (1,531 files; winnow bench index, 2 runs, twice, load 0.2-2),
+the quick tier alone (winnow index --quick) costs 4.7-4.8 s CPU, 0.3 of
+the full tier's 15.0-15.4 s and 7.1-7.6 times Universal Ctags' 0.62-0.69
+s, for 48,216 definitions and 498,092 references (the full tier: 48,224
+and 498,135, 23-24 times ctags, 0.7 s of it the git log of the
+history). The first winnow context in a fresh copy (sympy-23413;
+scripts/first-answer.sh, 5 runs at load 0.9) answers in 2.8 s wall at
+the median, 3.4 s at most, for 4.6 s of CPU; a winnow mcp started there
+answers its first context call as soon as the quick tier is ready, 3.1
+s at the median (scripts/mcp-first-answer.py). On bench localize's dev
+set the quick tier scores file Acc@5 83.2, the full index 86.5
+(bench/localize/README.md).
 
 # Updating
 
@@ -224,13 +227,17 @@ the git log the full tier runs for the history; perf splits both:
 	perf report -i cold.data --no-children --sort comm,dso
 	perf report -i cold.data --no-children --comm winnow --sort symbol
 
-On sympy the full tier's CPU goes, in round numbers, to tree-sitter's
-parse (45%), the walk of each tree that collects references and
-definitions (9%; package lang, walk.go: the query itself, imports only
-for Python, is now about 1%), SQLite (15%: the rows, then CREATE INDEX
-at commit, refs_name the largest), term documents (docs.go, 6%), the
-rest of extraction and the corpus file; git log of 20,000 commits for
-the history is another 2 s, in a process of its own. Its peak resident
+On sympy the full tier's CPU goes, in round numbers (perf, by symbol),
+to tree-sitter's parse (33%, some 5 s, itself about 8 times ctags;
+files under 128 KB are parsed in arenas, package lang, arena.go), the
+walk of each tree that collects references and definitions (9%; package
+lang, walk.go: the query itself, imports only for Python, is now about
+1%), the Go runtime (18%: allocation, maps, the collector), the kernel
+(14%: page faults, reads, writes), SQLite (10%: the rows, then CREATE
+INDEX at commit, refs_name the largest), and git log of 20,000 commits
+for the history (7%, 0.7 s with exact renames only, in a process of its
+own); term documents (docs.go) and the rest of extraction are within
+the Go shares. Its peak resident
 memory is the larger of the parse of the largest file (a syntax tree
 takes about 100 bytes of C memory per source byte: rules/sine.py, 733
 KB, some 70 MB; files of 128 KB and up are parsed alone in the process,
