@@ -275,6 +275,10 @@ type rules struct {
 	// bodyDoc returns a docstring that lives inside the definition's body
 	// (Python); it is preferred to leading comments when non-empty.
 	bodyDoc func(c *defContext) string
+	// commentRuns is the comment marker of a grammar whose scanner costs
+	// the square of a run of comment lines' length, 0 for the others:
+	// Parse blanks the long runs (commentruns.go).
+	commentRuns byte
 	// trailingNewline parses files as if they ended with a newline: the
 	// grammar's scanner loops forever on some inputs without one
 	// (tree-sitter-kotlin v1.0.1 on a final "@Annotation").

@@ -150,7 +150,11 @@ func (p *Parser) Parse(ctx context.Context, l *Language, path string, src []byte
 		return nil, err
 	}
 	defer end() // after the tree is closed
-	tree, release := p.parse(tp, l, src)
+	parsed := src
+	if m := l.rules.commentRuns; m != 0 {
+		parsed = blankCommentRuns(src, m) // the same offsets: extraction reads src
+	}
+	tree, release := p.parse(tp, l, parsed)
 	if tree == nil {
 		release()
 		return nil, fmt.Errorf("parse %s: %w", path, ErrParse)

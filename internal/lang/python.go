@@ -19,6 +19,7 @@ var pythonLang = &Language{
 		trimSignature: ":",
 		visibility:    pythonVisibility,
 		bodyDoc:       pythonDocstring,
+		commentRuns:   '#',
 	},
 }
 
