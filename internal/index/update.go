@@ -204,8 +204,10 @@ func (ix *Index) update(ctx context.Context, only []string, tier Tier, progress 
 	done := st.jobs
 	total := done + len(rest)
 	for len(rest) > 0 {
-		if err := sleepCtx(ctx, chunkYield); err != nil {
-			return nil, err
+		select {
+		case <-time.After(chunkYield):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("update index: %w", ctx.Err())
 		}
 		n := nextChunk(rest)
 		chunk := make([]string, n)

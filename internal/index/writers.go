@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"time"
 )
@@ -62,16 +61,4 @@ func nextChunk(rest []candidate) int {
 // they would hold more than upgradeChunkBytes, and at least one.
 func fitsChunk(n int, bytes, size int64) bool {
 	return n == 0 || n < upgradeChunk && bytes+size <= upgradeChunkBytes
-}
-
-// sleepCtx sleeps for d or until ctx ends, whichever comes first.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("update index: %w", ctx.Err())
-	}
 }

@@ -31,16 +31,27 @@ func nodes(tree *sitter.Tree) []string {
 	}
 }
 
+// testArena returns an arena closed with the test.
+func testArena(t *testing.T) *arena {
+	t.Helper()
+	a := newArena()
+	if a == nil {
+		t.Fatal("no address space for an arena")
+	}
+	t.Cleanup(a.close)
+	return a
+}
+
+// comprehensions is Python whose tree is some 8 MB: past the room of a
+// small arena.
+var comprehensions = bytes.Repeat([]byte("def f(x):\n    return [y for y in x if y]\n"), 2000)
+
 // TestArenaTrees: a tree parsed in an arena is the tree parsed in the C
 // library, node for node, in every language; one arena parses them all
 // in turn, in its room and in a room too small, which spills the rest
 // of the parse into the C library.
 func TestArenaTrees(t *testing.T) {
-	a := newArena()
-	if a == nil {
-		t.Skip("no address space for an arena")
-	}
-	defer a.close()
+	a := testArena(t)
 	files, langs := goldenSources(t)
 	for i, f := range files {
 		l := langs[i]
@@ -72,13 +83,8 @@ func TestArenaSpillFreed(t *testing.T) {
 	if cHeapInUse() < 0 {
 		t.Skip("C heap in use unknown here")
 	}
-	a := newArena()
-	if a == nil {
-		t.Skip("no address space for an arena")
-	}
-	defer a.close()
-	l := ByName("python")
-	src := bytes.Repeat([]byte("def f(x):\n    return [y for y in x if y]\n"), 2000)
+	a := testArena(t)
+	l, src := ByName("python"), comprehensions
 	parse := func() {
 		a.reset(a.parse(l.language(), parseTimeoutMicros(len(src)), 1<<16, src))
 	}
@@ -96,13 +102,8 @@ func TestArenaSpillFreed(t *testing.T) {
 // TestArenaTimeout: a parse that gives up leaves no tree, and the arena
 // parses the next file as before.
 func TestArenaTimeout(t *testing.T) {
-	a := newArena()
-	if a == nil {
-		t.Skip("no address space for an arena")
-	}
-	defer a.close()
-	l := ByName("python")
-	src := bytes.Repeat([]byte("def f(x):\n    return [y for y in x if y]\n"), 2000)
+	a := testArena(t)
+	l, src := ByName("python"), comprehensions
 	for _, room := range []int{arenaRoom(len(src)), 1 << 16} {
 		if tree := a.parse(l.language(), 1, room, src); tree != nil {
 			a.reset(tree)
@@ -124,11 +125,7 @@ func TestArenaTimeout(t *testing.T) {
 // C library's blocks in the C library, and moves, reuses and spills the
 // arena's.
 func TestArenaMixedBlocks(t *testing.T) {
-	a := newArena()
-	if a == nil {
-		t.Skip("no address space for an arena")
-	}
-	defer a.close()
+	a := testArena(t)
 	if bad := a.check(); bad != "" {
 		t.Error(bad)
 	}
