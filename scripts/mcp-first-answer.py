@@ -2,14 +2,16 @@
 """Time to first answer through MCP: `winnow mcp` started on a copy of a tree
 that has never been indexed, as an agent starts it, with a `context` call sent
 as soon as the session is initialized; then a second call one second later,
-during the background upgrade to the full tier.
+during the background upgrade to the full tier; then, still during it, a
+`winnow context` process of its own on the same tree, which must wait its
+turn at the index's writers' lock.
 
   scripts/mcp-first-answer.py [-n RUNS] TREE TASKFILE BINARY [BINARY ...]
 
 For each run it prints when the quick index was ready (the server's summary
 on stderr), when the first answer came and from which tier, how long the
-second call took, when the full index was ready, and the server's CPU time
-(user + sys, with its git children). The binaries take turns run by run;
+second call and the other process took, when the full index was ready, and the server's CPU time
+(user + sys, with its git children, without the other process). The binaries take turns run by run;
 before each run the copy's .winnow is deleted. Then p50 and max per binary,
 and the load average around.
 """
@@ -83,14 +85,26 @@ def run_once(binary, tree, task):
     t = time.monotonic()
     context(3)
     second = time.monotonic() - t
+    t = time.monotonic()
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(os.devnull, "w") as null:
+        other = subprocess.run([binary, "context", "--repo", tree, "-"], input=task.encode(),
+                               stdout=null, stderr=subprocess.PIPE)
+    process = time.monotonic() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    other_cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    if other.returncode != 0:
+        raise SystemExit(f"{binary} context: {other.stderr.decode(errors='replace')}")
+    upgrading = "full" not in seen
     while "full" not in seen and time.monotonic() - start < 600 and proc.poll() is None:
         time.sleep(0.05)
     proc.stdin.close()
     proc.wait(timeout=120)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime - other_cpu
     return {"quick": seen.get("quick", float("nan")), "first": first, "tier": tier,
-            "second": second, "full": seen.get("full", float("nan")), "cpu": cpu}
+            "second": second, "process": process, "upgrading": upgrading,
+            "full": seen.get("full", float("nan")), "cpu": cpu}
 
 
 def percentile(values, p):
@@ -125,12 +139,14 @@ def main():
                 r = run_once(b, copy, task)
                 results[b].append(r)
                 print(f"  {b}: quick index {r['quick']:.2f} s, first answer {r['first']:.2f} s ({r['tier']}), "
-                      f"a call during the upgrade {r['second']:.2f} s, full index {r['full']:.2f} s, CPU {r['cpu']:.1f} s")
+                      f"a call during the upgrade {r['second']:.2f} s, a winnow context process "
+                      f"{r['process']:.2f} s{'' if r['upgrading'] else ' (after the upgrade)'}, "
+                      f"full index {r['full']:.2f} s, CPU {r['cpu']:.1f} s")
         print("load after: " + " ".join(open("/proc/loadavg").read().split()[:3]))
         for b, rs in results.items():
             line = f"{b}: {len(rs)} runs"
             for key, name in (("first", "first answer"), ("second", "call during the upgrade"),
-                              ("full", "full index"), ("cpu", "CPU")):
+                              ("process", "winnow context process"), ("full", "full index"), ("cpu", "CPU")):
                 vals = [r[key] for r in rs]
                 line += f", {name} p50 {percentile(vals, .5):.2f} s max {max(vals):.2f} s"
             print(line)
