@@ -96,7 +96,7 @@ and 498,135, 23-24 times ctags, 0.7 s of it the git log of the
 history). The first winnow context in a fresh copy (sympy-23413;
 scripts/first-answer.sh, 5 runs at load 0.9) answers in 2.8 s wall at
 the median, 3.4 s at most, for 4.6 s of CPU; a winnow mcp started there
-answers its first context call as soon as the quick tier is ready, 3.1
+answers its first context call as soon as the quick tier is ready, 2.9
 s at the median (scripts/mcp-first-answer.py). On bench localize's dev
 set the quick tier scores file Acc@5 83.2, the full index 86.5
 (bench/localize/README.md).

@@ -136,16 +136,14 @@ func New(ix *index.Index, opts *Options) (*Server, error) {
 
 // warm loads the corpus of the index as it is now, and brings the
 // references kept in memory up to it, if they are kept (refresher.run
-// has them read in full, beside the first update rather than after it),
-// so that the next call answers at once.
+// has them read in full, beside the first update rather than after it;
+// KeepReferences loads the corpus, and reads every reference beside it
+// when it must), so that the next call answers at once.
 func (s *Server) warm(ctx context.Context) error {
-	if err := s.engine.Warm(ctx); err != nil {
-		return err
+	if s.engine.ReferencesKept() {
+		return s.engine.KeepReferences(ctx)
 	}
-	if !s.engine.ReferencesKept() {
-		return nil
-	}
-	return s.engine.KeepReferences(ctx)
+	return s.engine.Warm(ctx)
 }
 
 // MCP returns the underlying MCP server, for adding tools to it. Results

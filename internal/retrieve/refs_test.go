@@ -212,3 +212,89 @@ func TestKeptReferencesSameContext(t *testing.T) {
 		t.Fatal("the engine did not rank with the references kept")
 	}
 }
+
+// TestRefTableReadBeside: the first table, read while the corpus loads
+// (readBeside), is the table read after it, row for row and group for
+// group, and answers as the index; so is the first table after an empty
+// one (a server started on a tree not indexed yet), and a read of
+// another generation than the corpus's is not used.
+func TestRefTableReadBeside(t *testing.T) {
+	e, _ := e2eEngine(t)
+	ctx := t.Context()
+	pre := e.readBeside(ctx)
+	if pre == nil {
+		t.Fatal("no read beside the corpus for the first table")
+	}
+	c, err := e.corpus(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done, err := e.keepReferences(ctx, c, pre); !done && err != nil {
+		t.Fatal(err)
+	}
+	tab := e.refCache.table.Load()
+	if tab == nil || tab != pre.t || tab.c != c {
+		t.Fatal("the table kept is not the one read beside the corpus")
+	}
+	whole := readRefTable(t, e.ix, c)
+	if diff := cmp.Diff(refRows(whole), refRows(tab)); diff != "" {
+		t.Fatalf("rows (-read after +read beside):\n%s", diff)
+	}
+	groups := func(x *refTable) [][]int32 { return [][]int32{x.byName, x.nameAt, x.byScope, x.scopeAt} }
+	if diff := cmp.Diff(groups(whole), groups(tab)); diff != "" {
+		t.Fatalf("groups (-read after +read beside):\n%s", diff)
+	}
+	if !slices.Equal(whole.names, tab.names) {
+		t.Fatal("names differ")
+	}
+	answersAsIndex(t, e.ix, tab, "read beside")
+
+	if e.readBeside(ctx) != nil {
+		t.Error("a read of every reference began though a table with rows is kept")
+	}
+
+	// A read of a generation the corpus is not of stays unused.
+	stale := &refRead{done: make(chan struct{}), gen: "another", t: &refTable{nameIDs: map[string]int32{}}}
+	close(stale.done)
+	e.refCache.table.Store(nil)
+	if _, err := e.keepReferences(ctx, c, stale); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.refCache.table.Load(); got == nil || got == stale.t || len(got.row) != len(whole.row) {
+		t.Error("a read of another generation made the table")
+	}
+}
+
+// TestRefTableAfterEmpty: an engine that kept the references of an empty
+// index (winnow mcp as it starts on a tree never indexed) keeps them
+// whole once the index is built, as a table read after the corpus.
+func TestRefTableAfterEmpty(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a.py": "def alpha(x):\n    return beta(x) + gamma\n",
+		"b.py": "from a import alpha\n\ndef beta(y):\n    return alpha(y)\n",
+	})
+	ix, err := index.Open(t.Context(), index.Options{Root: root, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	e := New(ix, nil)
+	if err := e.KeepReferences(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if tab := e.refCache.table.Load(); tab == nil || len(tab.row) != 0 {
+		t.Fatalf("the empty index's table: %v", tab)
+	}
+	reindex(t, ix)
+	if err := e.KeepReferences(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	tab := e.refCache.table.Load()
+	if tab == nil || len(tab.row) == 0 || tab.patched {
+		t.Fatalf("after the first update: %v rows, patched %v; want them read whole", len(tab.row), tab.patched)
+	}
+	if diff := cmp.Diff(refRows(readRefTable(t, ix, tab.c)), refRows(tab)); diff != "" {
+		t.Fatalf("rows (-read after +read beside):\n%s", diff)
+	}
+	answersAsIndex(t, ix, tab, "after empty")
+}
