@@ -185,12 +185,12 @@ func (r *refresher) run(ctx context.Context) error {
 		// longer of the two, the first update or this.
 		done := make(chan struct{})
 		r.keeping.Store(&done)
-		go func() {
+		go func(ctx context.Context) { // run's ctx, which run replaces below
 			defer close(done)
 			if err := r.keep(ctx); err != nil && ctx.Err() == nil {
 				r.log.WarnContext(ctx, "could not keep the references in memory; calls read them from the index", "err", err)
 			}
-		}()
+		}(ctx)
 		defer func() { <-done }()
 	}
 	ctx, cancel := context.WithCancel(ctx)
