@@ -37,6 +37,10 @@ type refSource interface {
 type refCache struct {
 	mu    sync.Mutex // held while a table is built
 	table atomic.Pointer[refTable]
+	// reading is the read of every reference in flight (readBeside),
+	// which the calls that want one share: winnow mcp keeps the
+	// references as it starts and again after its first update, at once.
+	reading atomic.Pointer[refRead]
 }
 
 // refs returns where ranking and packing on c read references: the
@@ -79,6 +83,7 @@ type refRead struct {
 	gen  string    // the generation read
 	t    *refTable // without a corpus, nor its groups
 	err  error
+	used bool // t went into a table; guarded by refCache.mu
 }
 
 // readBeside starts reading every reference of the index, when the next
@@ -89,10 +94,17 @@ type refRead struct {
 // of sympy the corpus is built (0.7 s) and the references read (0.5 s)
 // before winnow mcp's first call answers.
 func (e *Engine) readBeside(ctx context.Context) *refRead {
-	if old := e.refCache.table.Load(); old != nil && len(old.row) > 0 {
+	rc := &e.refCache
+	if old := rc.table.Load(); old != nil && len(old.row) > 0 {
 		return nil
 	}
+	if r := rc.reading.Load(); r != nil {
+		return r
+	}
 	r := &refRead{done: make(chan struct{})}
+	if !rc.reading.CompareAndSwap(nil, r) {
+		return rc.reading.Load() // another call's, or nil if it just ended: read after
+	}
 	go func() {
 		defer close(r.done)
 		snap, err := e.ix.Snapshot(ctx)
@@ -130,6 +142,9 @@ func (e *Engine) keepReferences(ctx context.Context, c *corpus, pre *refRead) (b
 	rc := &e.refCache
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
+	if pre != nil {
+		rc.reading.CompareAndSwap(pre, nil) // done: the next call that wants one reads anew
+	}
 	old := rc.table.Load()
 	if old != nil && old.c == c {
 		return true, nil
@@ -144,7 +159,8 @@ func (e *Engine) keepReferences(ctx context.Context, c *corpus, pre *refRead) (b
 	}
 	start := time.Now()
 	var t *refTable
-	if pre != nil && pre.err == nil && pre.gen == c.gen && (old == nil || len(old.row) == 0) {
+	if pre != nil && !pre.used && pre.err == nil && pre.gen == c.gen && (old == nil || len(old.row) == 0) {
+		pre.used = true
 		t = pre.t
 		t.c = c
 		t.group(fileKeys(c))

@@ -298,3 +298,35 @@ func TestRefTableAfterEmpty(t *testing.T) {
 	}
 	answersAsIndex(t, ix, tab, "after empty")
 }
+
+// TestRefReadShared: calls that want every reference read at once share
+// one read, which makes one table; the next read is a new one.
+func TestRefReadShared(t *testing.T) {
+	e, _ := e2eEngine(t)
+	ctx := t.Context()
+	r1, r2 := e.readBeside(ctx), e.readBeside(ctx)
+	if r1 == nil || r1 != r2 {
+		t.Fatalf("two calls at once: reads %p and %p, want one shared", r1, r2)
+	}
+	c, err := e.corpus(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*refRead{r1, r2} {
+		if _, err := e.keepReferences(ctx, c, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tab := e.refCache.table.Load(); tab != r1.t || !r1.used {
+		t.Error("the shared read did not make the table")
+	}
+	if e.refCache.reading.Load() != nil {
+		t.Error("the read is still in flight after it made the table")
+	}
+	e.refCache.table.Store(nil)
+	if r3 := e.readBeside(ctx); r3 == nil || r3 == r1 {
+		t.Errorf("with no table kept, a new call got read %p (the old one %p)", r3, r1)
+	} else {
+		r3.wait()
+	}
+}
