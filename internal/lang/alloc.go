@@ -30,16 +30,16 @@ import (
 	"sync"
 )
 
-// useLibcAllocator points tree-sitter back at the C library's allocator,
-// but for the parses in an arena (arena.go).
+// useAllocator points tree-sitter at winnow's allocator (arena.go): the
+// C library's malloc, realloc and free, and a calloc that writes its
+// zeros, except during a parse in an arena.
 //
 // go-tree-sitter installs an allocator that calls from C into Go and back
 // into C for every malloc and free, so that Go programs could plug in
 // their own. Parsing allocates constantly: on a large Python tree those
 // round trips cost more than a tenth of all parsing time. The functions
 // it forwards to are plain malloc and free, so memory allocated either
-// way is freed correctly the other way; winnow's allocator is plain
-// malloc and free too outside an arena's parse.
+// way is freed correctly the other way.
 //
 // It also caps glibc's malloc arenas at two, unless MALLOC_ARENA_MAX
 // says otherwise (see largeSource): glibc makes one per thread that
@@ -57,7 +57,7 @@ import (
 // flushes the page from every core's TLB, by interrupt on the cores
 // that run another thread of the process (its parse, as the query
 // compiles meanwhile: loadAsync). Written first, each page faults once.
-var useLibcAllocator = sync.OnceFunc(func() {
+var useAllocator = sync.OnceFunc(func() {
 	C.winnow_arenas()
 	installAllocator()
 })

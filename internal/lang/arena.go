@@ -102,7 +102,7 @@ static void *winnow_malloc(size_t n) {
 static void *(*volatile winnow_memset)(void *, int, size_t) = memset;
 
 // winnow_calloc is calloc that writes the zeros itself (see
-// useLibcAllocator), through winnow_memset. It fails as tree-sitter's
+// useAllocator), through winnow_memset. It fails as tree-sitter's
 // own does.
 static void *winnow_calloc(size_t count, size_t size) {
 	size_t n;

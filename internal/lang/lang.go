@@ -62,7 +62,7 @@ type Language struct {
 // its query (load) can be compiled meanwhile.
 func (l *Language) language() *sitter.Language {
 	l.grammarOnce.Do(func() {
-		useLibcAllocator()
+		useAllocator()
 		l.ts = sitter.NewLanguage(l.grammar())
 	})
 	return l.ts
