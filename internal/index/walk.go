@@ -94,12 +94,8 @@ func (l *lister) list(ctx context.Context) ([]candidate, error) {
 	}
 	kept := out[:0]
 	for i, c := range out {
-		switch reasons[i] {
-		case "":
+		if l.keep(reasons[i]) {
 			kept = append(kept, c)
-		case reasonGone:
-		default:
-			l.count(reasons[i])
 		}
 	}
 	return kept, nil
@@ -113,17 +109,10 @@ const statsPerWorker = 256
 // that vanished since they were listed are dropped without a count.
 func (l *lister) consider(p string) (candidate, bool) {
 	c, ok := l.byPath(p)
-	if !ok {
+	if !ok || !l.keep(l.stat(&c)) {
 		return candidate{}, false
 	}
-	switch r := l.stat(&c); r {
-	case "":
-		return c, true
-	case reasonGone:
-	default:
-		l.count(r)
-	}
-	return candidate{}, false
+	return c, true
 }
 
 // byPath applies the rules by path and language to one file, counting
@@ -170,6 +159,15 @@ func (l *lister) stat(c *candidate) Reason {
 	}
 	c.size, c.mtime = fi.Size(), fi.ModTime().UnixNano()
 	return ""
+}
+
+// keep reports whether stat's verdict r keeps its file, and counts the
+// skip when it does not (a file gone is not counted).
+func (l *lister) keep(r Reason) bool {
+	if r != "" && r != reasonGone {
+		l.count(r)
+	}
+	return r == ""
 }
 
 // pathReason says whether a path is skipped for where it is.
