@@ -121,7 +121,7 @@ const maxDefinitionCards = 40
 // the snippets, imports, tests and callers the task's intent calls for,
 // into the token budget. The pack never exceeds the budget.
 func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
-	pack, _, err := e.ContextText(ctx, req)
+	pack, _, err := e.context(ctx, req)
 	return pack, err
 }
 
@@ -129,6 +129,15 @@ func (e *Engine) Context(ctx context.Context, req Request) (*Pack, error) {
 // req.Format: the rendering its token count was made on, which a caller
 // that sends the text on need not make again.
 func (e *Engine) ContextText(ctx context.Context, req Request) (*Pack, string, error) {
+	pack, p, err := e.context(ctx, req)
+	if err != nil {
+		return nil, "", err
+	}
+	return pack, p.text(pack, req.Explain), nil
+}
+
+// context is Context, and the packer that made the pack.
+func (e *Engine) context(ctx context.Context, req Request) (*Pack, *packer, error) {
 	start := time.Now()
 	if req.Budget <= 0 {
 		req.Budget = DefaultBudget
@@ -136,14 +145,14 @@ func (e *Engine) ContextText(ctx context.Context, req Request) (*Pack, string, e
 	for retried := false; ; retried = true {
 		r, err := e.Rank(ctx, req.Task)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 		if e.afterRank != nil {
 			e.afterRank()
 		}
-		pack, text, err := e.packText(ctx, r, req)
+		pack, p, err := e.pack(ctx, r, req)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 		// Definitions ranked on a corpus the index has since moved past (their ids
 		// replaced by an update) are missing from the pack: rank once more on the
@@ -154,7 +163,7 @@ func (e *Engine) ContextText(ctx context.Context, req Request) (*Pack, string, e
 			}
 		}
 		pack.Elapsed = time.Since(start)
-		return pack, text, nil
+		return pack, p, nil
 	}
 }
 
@@ -162,38 +171,43 @@ func (e *Engine) ContextText(ctx context.Context, req Request) (*Pack, string, e
 // that one ranking can be packed at several budgets. It packs from the
 // view of the index the ranking was made on.
 func (e *Engine) Pack(ctx context.Context, r *Ranking, req Request) (*Pack, error) {
-	pack, _, err := e.packText(ctx, r, req)
+	pack, _, err := e.pack(ctx, r, req)
 	return pack, err
 }
 
-// packText is Pack, and the pack's text as Render writes it in
-// req.Format.
-func (e *Engine) packText(ctx context.Context, r *Ranking, req Request) (*Pack, string, error) {
+// pack is Pack, and the packer that made the pack, which has the text it
+// last counted (packer.text).
+func (e *Engine) pack(ctx context.Context, r *Ranking, req Request) (*Pack, *packer, error) {
 	start := time.Now()
 	if req.Budget <= 0 {
 		req.Budget = DefaultBudget
 	}
 	if r.c == nil {
-		return nil, "", errors.New("pack: the ranking was not made by Rank")
+		return nil, nil, errors.New("pack: the ranking was not made by Rank")
 	}
 	p := &packer{e: e, c: r.c, r: r, format: req.Format}
 	p.counter, p.sizer = e.tokenCounters()
 	pack, err := p.pack(ctx, req)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	if req.Explain {
 		pack.Ranking = r
 		pack.Explain = explain(r, maxDefinitionCards)
 		pack.ExplainFiles = explainFiles(r, explainedFiles)
 	}
-	text := p.counted(pack)
-	if text == "" || (req.Explain && req.Format == JSON) {
-		// JSON writes the explanations the count leaves out.
-		text = pack.render(req.Format, true)
-	}
 	pack.Elapsed = time.Since(start)
-	return pack, text, nil
+	return pack, p, nil
+}
+
+// text is pack, which p made, as Render writes it: the text countPack
+// last counted, unless that is not the pack's (counted) or the pack is
+// JSON with explanations, which the count leaves out.
+func (p *packer) text(pack *Pack, explain bool) string {
+	if text := p.counted(pack); text != "" && !(explain && p.format == JSON) {
+		return text
+	}
+	return pack.render(p.format, true)
 }
 
 // tokenCounters returns the counter that decides whether a pack fits
