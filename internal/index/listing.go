@@ -217,13 +217,26 @@ func (g *listing) settled(asked time.Time) bool {
 // nil for an answer not to remember. From old, the last listing, whose
 // stamps of the paths in changed differ, it takes what the stamps that
 // did not change still tell: the configuration files (git config is not
-// asked again), and the subdirectories and .gitignore of a directory
-// (not read again), so that an update after a file was saved by a
+// asked again), the subdirectories and .gitignore of a directory (not
+// read again), and the stamps themselves, which changed has just taken
+// (not taken again), so that an update after a file was saved by a
 // rename stamps about what it checks.
 func (l *lister) stampTree(ctx context.Context, env string, old *listing, changed map[string]bool) *listing {
 	g := &listing{root: l.root, env: env}
+	same := make(map[string]fileStamp)
+	if old != nil {
+		for _, s := range old.stamps {
+			if !changed[s.path] {
+				same[s.path] = s
+			}
+		}
+	}
 	add := func(path string, kind stampKind) bool {
-		s, err := stampOf(path, kind)
+		s, ok := same[path]
+		var err error
+		if !ok || s.kind != kind {
+			s, err = stampOf(path, kind)
+		}
 		g.stamps = append(g.stamps, s)
 		return err == nil
 	}
