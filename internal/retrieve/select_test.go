@@ -25,8 +25,11 @@ func byScoreThenID(a, b item) int {
 	return cmp.Compare(a.id, b.id)
 }
 
-func randomItems(rng *rand.Rand, n int) []item {
-	xs := make([]item, n)
+// randomItems returns up to 59 items in one of three orders, and the
+// same items sorted by byScoreThenID.
+func randomItems(rng *rand.Rand) (xs, sorted []item) {
+	n := rng.IntN(60)
+	xs = make([]item, n)
 	for i := range xs {
 		xs[i] = item{float64(rng.IntN(8)), i} // few scores: many ties
 	}
@@ -39,7 +42,9 @@ func randomItems(rng *rand.Rand, n int) []item {
 	if n > 0 && rng.IntN(2) == 0 {
 		xs[rng.IntN(n)].score = math.NaN()
 	}
-	return xs
+	sorted = slices.Clone(xs)
+	slices.SortFunc(sorted, byScoreThenID)
+	return xs, sorted
 }
 
 // TestLeastSorted: the k least, sorted, are the first k of the whole
@@ -47,9 +52,7 @@ func randomItems(rng *rand.Rand, n int) []item {
 func TestLeastSorted(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
-		xs := randomItems(rng, rng.IntN(60))
-		want := slices.Clone(xs)
-		slices.SortFunc(want, byScoreThenID)
+		xs, want := randomItems(rng)
 		for _, k := range []int{0, 1, 2, rng.IntN(len(xs) + 1), len(xs) - 1, len(xs), len(xs) + 5} {
 			if k < 0 {
 				continue
@@ -66,9 +69,7 @@ func TestLeastSorted(t *testing.T) {
 func TestAscending(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 300 {
-		xs := randomItems(rng, rng.IntN(60))
-		want := slices.Clone(xs)
-		slices.SortFunc(want, byScoreThenID)
+		xs, want := randomItems(rng)
 		got := slices.Collect(ascending(slices.Clone(xs), byScoreThenID))
 		if diff := gocmp.Diff(want, got, gocmp.AllowUnexported(item{}), gocmp.Comparer(sameFloat), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("ascending(%v) (-want +got):\n%s", xs, diff)
