@@ -73,18 +73,13 @@ func (r *ranker) graph(ctx context.Context, e *Engine, seeds []int32) {
 			m[pair[1]] += w
 		}
 	}
-	named := make(map[string][]int32) // the definitions of each name used, found once: the seeds use many names more than once
+	named := namedDefs{} // the seeds use many names more than once
 	for _, edge := range out {
 		from, ok := c.defByID[edge.Scope]
 		if !ok {
 			continue
 		}
-		all, ok := named[edge.Name]
-		if !ok {
-			all = c.named(edge.Name)
-			named[edge.Name] = all
-		}
-		for _, to := range c.resolveAmong(all, c.defFile[from]) {
+		for _, to := range c.resolveAmong(named.of(c, edge.Name), c.defFile[from]) {
 			link(from, to, refWeight[edge.Kind])
 		}
 	}
@@ -221,6 +216,20 @@ func (c *corpus) named(name string) []int32 {
 		if c.defs[d].Name == name {
 			all = append(all, d)
 		}
+	}
+	return all
+}
+
+// namedDefs holds corpus.named of each name asked for, found once, for
+// a loop over references that use many names more than once.
+type namedDefs map[string][]int32
+
+// of is c.named(name), found the first time it is asked for.
+func (m namedDefs) of(c *corpus, name string) []int32 {
+	all, ok := m[name]
+	if !ok {
+		all = c.named(name)
+		m[name] = all
 	}
 	return all
 }

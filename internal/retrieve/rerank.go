@@ -165,18 +165,13 @@ func (r *ranker) followUses(ctx context.Context, e *Engine, from []int32, skip i
 	if err != nil {
 		return
 	}
-	named := make(map[string][]int32) // the definitions of each name used, found once: the sources share many
+	named := namedDefs{} // the sources share many names
 	for _, edge := range edges {
 		if r.builtinUse(source[edge.Scope], edge.Name) {
 			continue
 		}
-		all, ok := named[edge.Name]
-		if !ok {
-			all = r.c.named(edge.Name)
-			named[edge.Name] = all
-		}
 		var targets []int32
-		for _, d := range all {
+		for _, d := range named.of(r.c, edge.Name) {
 			if fi := r.c.defFile[d]; fi >= 0 && fi != skip && !r.c.files[fi].test && callableOrType(r.c.defKind[d]) {
 				targets = append(targets, d)
 			}
