@@ -343,13 +343,22 @@ func (ix *Index) ReadCorpusDelta(layout string) (CorpusKey, CorpusBase, [][]byte
 	if err != nil {
 		return CorpusKey{}, CorpusBase{}, nil, err
 	}
-	key, ok := corpusKeyOf(buf)
-	if !ok || key.Layout != deltaLayout(layout) {
-		return CorpusKey{}, CorpusBase{}, nil, fmt.Errorf("%w: not a delta of layout %q", ErrCorpusStale, layout)
+	want, err := deltaKey(buf, layout)
+	if err != nil {
+		return CorpusKey{}, CorpusBase{}, nil, err
 	}
-	want := CorpusKey{Layout: layout, Generation: key.Generation}
 	base, sections, err := splitDelta(buf, want)
 	return want, base, sections, err
+}
+
+// deltaKey returns the key, from its header alone, that the delta file
+// of the layout whose bytes start with head brings the corpus file to.
+func deltaKey(head []byte, layout string) (CorpusKey, error) {
+	key, ok := corpusKeyOf(head)
+	if !ok || key.Layout != deltaLayout(layout) {
+		return CorpusKey{}, fmt.Errorf("%w: not a delta of layout %q", ErrCorpusStale, layout)
+	}
+	return CorpusKey{Layout: layout, Generation: key.Generation}, nil
 }
 
 // readDelta reads the delta file for want: its sections and the corpus
@@ -405,11 +414,8 @@ func (ix *Index) CorpusDeltaGeneration(layout string) (string, error) {
 		return "", err
 	}
 	f.Close()
-	key, ok := corpusKeyOf(head)
-	if !ok || key.Layout != deltaLayout(layout) {
-		return "", fmt.Errorf("%w: not a delta of layout %q", ErrCorpusStale, layout)
-	}
-	return key.Generation, nil
+	key, err := deltaKey(head, layout)
+	return key.Generation, err
 }
 
 // splitDelta checks the bytes of a delta file for want and returns the
