@@ -477,17 +477,17 @@ func (r *ranker) combine(later ...Feature) {
 			dense.cols, dense.ws = append(dense.cols, col), append(dense.ws, all.ws[i])
 		}
 	}
+	// final, spelled out for the loop over every definition: combine runs
+	// before the second stage sets its cap (rerank.go), so a score is its
+	// sum times its prior.
 	pr := r.priors()
 	for d, fi := range defFile {
 		score[d] = 0 // outside the files, or no feature: final's 0
-		if fi >= 0 {
-			if s := dense.sum(d); s != 0 {
-				if r.cap == nil {
-					score[d] = s * pr.of(d) // final, spelled out for the loop over every definition
-				} else {
-					score[d] = r.final(d, s)
-				}
-			}
+		if fi < 0 {
+			continue
+		}
+		if s := dense.sum(d); s != 0 {
+			score[d] = s * pr.of(d)
 		}
 	}
 	for _, d := range scored {
