@@ -14,9 +14,14 @@ func TestRankBufsComeBackZeroed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pool rankBufs
-	noted := 0
+	noted, reused := 0, 0
+	var last *rankBuf
 	for _, q := range loadE2EQueries(t) {
 		buf := pool.get(len(c.defs), len(c.files))
+		if buf == last {
+			reused++
+		}
+		last = buf
 		for f := range NumFeatures {
 			for d, v := range buf.feat[f] {
 				if v != 0 {
@@ -33,6 +38,9 @@ func TestRankBufsComeBackZeroed(t *testing.T) {
 			}
 		}
 		pool.put(buf)
+	}
+	if reused == 0 {
+		t.Error("the pool never gave a buffer back: every get made a new one, and this test checks nothing")
 	}
 	if noted == 0 {
 		t.Error("no ranking noted where a feature scored: get cleared every column whole, and this test checks nothing")
