@@ -156,12 +156,10 @@ func cardSize(c Card) int {
 	return len(c.Text) + len(c.Kind) + len(c.Name) + len(c.Path) + len(c.Note) + 96
 }
 
-// writeCard writes one card to b, with its location on every card.
+// writeCard writes one card to b in XML or Markdown, with its location
+// on every card. (A JSON card is marshalled whole: renderCard, and
+// Pack.render for a pack.)
 func writeCard(b *strings.Builder, f Format, c Card) {
-	if f == JSON {
-		b.WriteString(renderCard(f, c))
-		return
-	}
 	loc := c.Path + ":" + strconv.Itoa(c.StartLine) + "-" + strconv.Itoa(c.EndLine)
 	text := strings.TrimRight(c.Text, "\n")
 	switch f {
