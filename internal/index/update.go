@@ -346,8 +346,8 @@ func (ix *Index) loadAllFiles(ctx context.Context, was Tier) (map[string]*fileRo
 	return rows, rs.Err()
 }
 
-// completeOne is the most rows completeRows reads one by one; more are
-// read in one pass over all files.
+// completeOne is the most rows completeRows reads by their paths; more
+// are read in one pass over all files.
 const completeOne = 32
 
 // completeRows reads the rest of the rows that loadAllFiles read in
@@ -358,45 +358,37 @@ func (ix *Index) completeRows(ctx context.Context, rows []*fileRow) error {
 		return nil
 	}
 	byPath := make(map[string]*fileRow, len(rows))
+	paths := make([]string, 0, len(rows))
 	for _, r := range rows {
 		byPath[r.path] = r
+		paths = append(paths, r.path)
 	}
-	read := func(query string, args ...any) error {
-		rs, err := ix.db.QueryContext(ctx, query, args...)
-		if err != nil {
+	query, args := "SELECT path, id, hash, first_symbol, nsymbols FROM files", []any(nil)
+	if len(rows) <= completeOne {
+		query += " WHERE path IN (" + placeholders(len(paths)) + ")"
+		args = anySlice(paths)
+	}
+	rs, err := ix.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("read files: %w", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var (
+			path      string
+			id, first int64
+			hash      []byte
+			nsym      int
+		)
+		if err := rs.Scan(&path, &id, &hash, &first, &nsym); err != nil {
 			return fmt.Errorf("read files: %w", err)
 		}
-		defer rs.Close()
-		for rs.Next() {
-			var (
-				path      string
-				id, first int64
-				hash      []byte
-				nsym      int
-			)
-			if err := rs.Scan(&path, &id, &hash, &first, &nsym); err != nil {
-				return fmt.Errorf("read files: %w", err)
-			}
-			if r := byPath[path]; r != nil {
-				r.id, r.hash, r.first, r.nsym, r.keyOnly = id, hash, first, nsym, false
-			}
+		if r := byPath[path]; r != nil {
+			r.id, r.hash, r.first, r.nsym, r.keyOnly = id, hash, first, nsym, false
 		}
-		if err := rs.Err(); err != nil {
-			return fmt.Errorf("read files: %w", err)
-		}
-		return nil
 	}
-	const q = "SELECT path, id, hash, first_symbol, nsymbols FROM files"
-	if len(rows) > completeOne {
-		if err := read(q); err != nil {
-			return err
-		}
-	} else {
-		for _, r := range rows {
-			if err := read(q+" WHERE path = ?", r.path); err != nil {
-				return err
-			}
-		}
+	if err := rs.Err(); err != nil {
+		return fmt.Errorf("read files: %w", err)
 	}
 	for _, r := range rows {
 		if r.keyOnly {

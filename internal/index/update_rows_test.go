@@ -10,7 +10,7 @@ import (
 )
 
 // TestChangesMatchBuild edits, touches, deletes and renames files, few
-// of them (their rows completed one by one) and more than completeOne
+// of them (their rows completed by path) and more than completeOne
 // (completed in one pass over the files): the index each update leaves
 // is the index a fresh build makes, and renames and touches are told
 // apart from edits by the rows' hashes, which the update completes.
