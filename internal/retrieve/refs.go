@@ -254,39 +254,30 @@ func makeRefTable(ctx context.Context, snap *index.Snapshot, c *corpus, old *ref
 		if len(gone) > refPatchMaxFiles {
 			old = nil
 		} else {
-			t.names, t.nameIDs = old.names, old.nameIDs
+			// The names are shared with old, which may still answer a
+			// query: new names go to copies.
+			t.names, t.nameIDs = slices.Clip(old.names), copyNames(old.nameIDs, len(changed))
 			t.keepRows(old, gone)
 		}
 	} else {
 		old = nil
 	}
-	if t.nameIDs == nil {
-		t.nameIDs = make(map[string]int32)
-	} else {
-		// The names are shared with old, which may still answer a query:
-		// new names go to copies.
-		t.names = slices.Clip(t.names)
-		t.nameIDs = copyNames(t.nameIDs, len(changed))
-	}
-	add := func(row int64, e *index.Edge) error { t.add(row, e); return nil }
-	var err error
-	if old != nil {
-		t.patched = true
-		kept := len(t.row)
-		slices.Sort(changed)
-		if err = snap.ForEachRefOf(ctx, changed, add); err == nil {
-			t.merge(kept)
+	if old == nil {
+		whole, err := readRefs(ctx, snap)
+		if err != nil {
+			return nil, err
 		}
-	} else {
-		var whole *refTable
-		if whole, err = readRefs(ctx, snap); err == nil {
-			whole.c = c
-			t = whole
-		}
+		whole.c = c
+		whole.group(keys)
+		return whole, nil
 	}
-	if err != nil {
+	t.patched = true
+	kept := len(t.row)
+	slices.Sort(changed)
+	if err := snap.ForEachRefOf(ctx, changed, func(row int64, e *index.Edge) error { t.add(row, e); return nil }); err != nil {
 		return nil, err
 	}
+	t.merge(kept)
 	t.group(keys)
 	return t, nil
 }
