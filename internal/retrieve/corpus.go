@@ -379,8 +379,9 @@ func (g *groups) get(key string) []int32 {
 }
 
 // flatGroups lays ks out flat, keys sorted and a key's definitions
-// ascending. It sorts ks: a map of lists, one per key, was a tenth of a
-// corpus build's garbage.
+// ascending. It sorts ks: sorting these pairs rather than filling a map
+// of lists, one per key, took the build of sympy's corpus (SaveCorpus on
+// an indexed copy) from 201.9 to 189.6 MB allocated (one run, cf0a6a2).
 func flatGroups(ks []keyedDef) groups {
 	slices.SortFunc(ks, func(a, b keyedDef) int { return cmp.Or(strings.Compare(a.key, b.key), cmp.Compare(a.def, b.def)) })
 	g := groups{start: []uint32{0}}
