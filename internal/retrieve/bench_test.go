@@ -109,14 +109,14 @@ func BenchmarkReferenceTable(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer snap.Close()
-	whole, err := makeRefTable(b.Context(), snap, c, nil)
+	whole, err := makeRefTable(b.Context(), snap, c, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("read", func(b *testing.B) {
 		defer reportCPU(b, cpuTime())
 		for b.Loop() {
-			if _, err := makeRefTable(b.Context(), snap, c, nil); err != nil {
+			if _, err := makeRefTable(b.Context(), snap, c, nil, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -139,7 +139,7 @@ func BenchmarkReferenceTable(b *testing.B) {
 	b.Run("patch", func(b *testing.B) {
 		defer reportCPU(b, cpuTime())
 		for b.Loop() {
-			t, err := makeRefTable(b.Context(), snap, c, &before)
+			t, err := makeRefTable(b.Context(), snap, c, &before, nil)
 			if err != nil || !t.patched {
 				b.Fatal("not patched", err)
 			}

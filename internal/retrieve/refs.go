@@ -91,8 +91,9 @@ type refRead struct {
 // empty: the first KeepReferences, and the first after a new index's
 // first update), and returns nil otherwise. The read then runs while the
 // corpus loads, on the other core, rather than after it: on a new index
-// of sympy the corpus is built (0.7 s) and the references read (0.5 s)
-// before winnow mcp's first call answers.
+// of sympy the corpus is built (0.74 s) and the references read (0.49 s)
+// before winnow mcp's first call answers (the timestamps of winnow mcp
+// -v, one run at load 1).
 func (e *Engine) readBeside(ctx context.Context) *refRead {
 	rc := &e.refCache
 	if old := rc.table.Load(); old != nil && len(old.row) > 0 {
@@ -132,11 +133,10 @@ func (r *refRead) wait() {
 func (e *Engine) ReferencesKept() bool { return e.refCache.table.Load() != nil }
 
 // keepReferences makes the table for c, unless the index has moved past
-// it; it reports whether the table kept is c's.
-// pre, if not nil, is a read of every reference begun meanwhile, which
-// makes the table when it read c's generation and no table with rows
-// was kept since (one made from an empty table is read whole all the
-// same, to the row).
+// it; it reports whether the table kept is c's. pre, if not nil, is a
+// read of every reference begun meanwhile (readBeside), which the table
+// is made from when it is of c's generation and the table is to be read
+// whole (makeRefTable).
 func (e *Engine) keepReferences(ctx context.Context, c *corpus, pre *refRead) (bool, error) {
 	pre.wait()
 	rc := &e.refCache
@@ -158,13 +158,12 @@ func (e *Engine) keepReferences(ctx context.Context, c *corpus, pre *refRead) (b
 		return false, err
 	}
 	start := time.Now()
-	var t *refTable
-	if pre != nil && !pre.used && pre.err == nil && pre.gen == c.gen && (old == nil || len(old.row) == 0) {
-		pre.used = true
-		t = pre.t
-		t.c = c
-		t.group(fileKeys(c))
-	} else if t, err = makeRefTable(ctx, snap, c, old); err != nil {
+	var read *refTable
+	if pre != nil && !pre.used && pre.err == nil && pre.gen == c.gen {
+		read, pre.used = pre.t, true
+	}
+	t, err := makeRefTable(ctx, snap, c, old, read)
+	if err != nil {
 		return false, fmt.Errorf("keep the references in memory: %w", err)
 	}
 	rc.table.Store(t)
@@ -230,12 +229,14 @@ func fileKeys(c *corpus) map[int64]index.FileKey {
 // makeRefTable makes the table of the snapshot, whose corpus is c: from
 // old, the table of an earlier generation of the same index instance,
 // and the references of the files whose key changed, or else from every
-// reference.
-func makeRefTable(ctx context.Context, snap *index.Snapshot, c *corpus, old *refTable) (*refTable, error) {
+// reference: read, a read of all of them at the snapshot's generation
+// (readBeside), if not nil, or read now. An empty old table has nothing
+// to keep: the table is read whole.
+func makeRefTable(ctx context.Context, snap *index.Snapshot, c *corpus, old, read *refTable) (*refTable, error) {
 	t := &refTable{c: c}
 	keys := fileKeys(c)
 	var changed []int64
-	if old != nil && instance(old.c.gen) == instance(c.gen) && instance(c.gen) != "" {
+	if old != nil && len(old.row) > 0 && instance(old.c.gen) == instance(c.gen) && instance(c.gen) != "" {
 		oldKeys := fileKeys(old.c)
 		for id, k := range keys {
 			if was, ok := oldKeys[id]; !ok || was != k || k.Symbols < 0 {
@@ -263,9 +264,12 @@ func makeRefTable(ctx context.Context, snap *index.Snapshot, c *corpus, old *ref
 		old = nil
 	}
 	if old == nil {
-		whole, err := readRefs(ctx, snap)
-		if err != nil {
-			return nil, err
+		whole := read
+		if whole == nil {
+			var err error
+			if whole, err = readRefs(ctx, snap); err != nil {
+				return nil, err
+			}
 		}
 		whole.c = c
 		whole.group(keys)

@@ -155,7 +155,7 @@ func readRefTable(t *testing.T, ix *index.Index, c *corpus) *refTable {
 		t.Fatal(err)
 	}
 	defer snap.Close()
-	tab, err := makeRefTable(t.Context(), snap, c, nil)
+	tab, err := makeRefTable(t.Context(), snap, c, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestRefTableReadBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done, err := e.keepReferences(ctx, c, pre); !done && err != nil {
+	if _, err := e.keepReferences(ctx, c, pre); err != nil {
 		t.Fatal(err)
 	}
 	tab := e.refCache.table.Load()
