@@ -41,12 +41,31 @@ type fileRow struct {
 // they hold more than upgradeChunkBytes of source (nextChunk): a few
 // tenths of a second of parsing on two cores, so that a watcher's
 // update, a tool call's or another process's waits at most that long
-// for the writers' lock. By count alone a chunk of sympy's generated
-// integration rules held 5 MB and took 6.5 s.
+// for the writers' lock. By count alone the chunk of sympy's that holds
+// its generated integration rules and their tests held some 11 MB and
+// took 6.5 s.
 const (
 	upgradeChunk      = 256
 	upgradeChunkBytes = 1 << 20
 )
+
+// nextChunk returns how many of the files left to upgrade the next
+// transaction takes (fitsChunk).
+func nextChunk(rest []candidate) int {
+	n, size := 0, int64(0)
+	for n < len(rest) && fitsChunk(n, size, rest[n].size) {
+		size += rest[n].size
+		n++
+	}
+	return n
+}
+
+// fitsChunk reports whether a file of size joins a chunk of n files
+// holding bytes of source: a chunk is upgradeChunk files, fewer when
+// they would hold more than upgradeChunkBytes, and at least one.
+func fitsChunk(n int, bytes, size int64) bool {
+	return n == 0 || n < upgradeChunk && bytes+size <= upgradeChunkBytes
+}
 
 // Update brings the index in step with the whole tree: new and changed
 // files are parsed, vanished ones removed, renamed ones recognised by

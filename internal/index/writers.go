@@ -44,21 +44,3 @@ func (ix *Index) lockWriters(ctx context.Context) (unlock func(), err error) {
 		}
 	}, nil
 }
-
-// nextChunk returns how many of the files left to upgrade the next
-// transaction takes (fitsChunk).
-func nextChunk(rest []candidate) int {
-	n, size := 0, int64(0)
-	for n < len(rest) && fitsChunk(n, size, rest[n].size) {
-		size += rest[n].size
-		n++
-	}
-	return n
-}
-
-// fitsChunk reports whether a file of size joins a chunk of n files
-// holding bytes of source: a chunk is upgradeChunk files, fewer when
-// they would hold more than upgradeChunkBytes, and at least one.
-func fitsChunk(n int, bytes, size int64) bool {
-	return n == 0 || n < upgradeChunk && bytes+size <= upgradeChunkBytes
-}
