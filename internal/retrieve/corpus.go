@@ -737,8 +737,9 @@ type nearName struct {
 
 // normsByFirstByte lays out the distinct normNames keys (but "") for
 // nearNames: by first byte, then by length, stably; two counting sorts
-// into two arrays, where appending to 256 lists and sorting each into
-// one of its own was a tenth of opening a corpus.
+// into two arrays, not 256 appended lists each sorted into one of its
+// own (with the rest of ef89160, finish on sympy's corpus went from
+// 9.7-11.1 to 7.8-8.9 ms and 5.3 to 3.8 MB allocated).
 func normsByFirstByte(keys []string) (norms [256][]string) {
 	var at [257]int
 	for _, n := range keys {
